@@ -13,6 +13,8 @@ export interface RecoveryAction {
   label: string;
   /** Why the generator offered it (e.g. "targets under-represented hypothesis 'closed'"). */
   reason?: string;
+  /** expand: the hypothesis the reformulation targets, where it targets one. */
+  focus?: string;
 }
 
 export interface OfferedAction extends RecoveryAction {
