@@ -54,6 +54,11 @@ export interface Query {
   answer?: string;
   asOf?: number;
   tags: string[];
+  /**
+   * False when the bundle row had no `tags` field (as opposed to `"tags": []`): BUNDLE.md says the harness
+   * then derives D_minor and D_rec itself. The store always sets it; undefined means "not from the store".
+   */
+  tagsGiven?: boolean;
   corrIds: string[];
   indIds: string[];
 }

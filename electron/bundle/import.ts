@@ -1,0 +1,59 @@
+// importBundle: parse and validate the whole bundle first, then write it in ONE transaction, so a bad
+// bundle changes nothing and every error names file, line and field (DESIGN.md section 7).
+import type { Store } from '../store/store';
+import { ErrorCollector } from './errors';
+import { readJsonl } from './jsonl';
+import { parseAgents, parseEdges, parseLabels, parseMemories, parseQueries } from './rows';
+import { validateBundle } from './validate';
+
+export interface ImportOptions {
+  /** Called while rows are written: (rows written, rows to write); last with done === total after commit. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ImportSummary {
+  /** Rows of agents.jsonl (including implicit agents upgraded to listed ones). */
+  agents: number;
+  /** Agents created only because a memory named them (unknown reliability). */
+  implicitAgents: number;
+  memories: number;
+  edges: number;
+  queries: number;
+  labels: number;
+}
+
+/** Progress is reported about 100 times per import, and at least every 1000 rows. */
+const progressStep = (total: number) => Math.max(1, Math.min(1000, Math.ceil(total / 100)));
+
+/** Imports the bundle in `dir` into `store`; throws BundleImportError (and writes nothing) if anything is wrong. */
+export function importBundle(store: Store, dir: string, opts: ImportOptions = {}): ImportSummary {
+  const errors = new ErrorCollector(dir);
+  const parsed = {
+    agents: parseAgents(readJsonl(dir, 'agents.jsonl', false, errors), errors),
+    memories: parseMemories(readJsonl(dir, 'memories.jsonl', true, errors), errors),
+    edges: parseEdges(readJsonl(dir, 'provenance.jsonl', false, errors), errors),
+    queries: parseQueries(readJsonl(dir, 'queries.jsonl', false, errors), errors),
+    labels: parseLabels(readJsonl(dir, 'labels.jsonl', false, errors), errors),
+  };
+  const records = validateBundle(store, parsed, errors);
+  errors.throwIfAny();
+
+  const summary: ImportSummary = {
+    agents: records.agents.length,
+    implicitAgents: records.implicitAgents.length,
+    memories: records.memories.length,
+    edges: records.edges.length,
+    queries: records.queries.length,
+    labels: records.labels.length,
+  };
+  const total = Object.values(summary).reduce((a, b) => a + b, 0);
+  const onProgress = opts.onProgress;
+  const step = progressStep(total);
+  onProgress?.(0, total);
+  // Called inside the write transaction: a throw from onProgress (e.g. a cancel) rolls the import back.
+  store.bundleRows.write(records, (done) => {
+    if (done % step === 0 && done < total) onProgress?.(done, total);
+  });
+  onProgress?.(total, total); // after commit
+  return summary;
+}

@@ -1,0 +1,4 @@
+export { importBundle, type ImportOptions, type ImportSummary } from './import';
+export { exportBundle, type ExportSummary } from './export';
+export { BundleError, BundleImportError, MAX_ERRORS } from './errors';
+export { writeJsonlBundle } from './write';

@@ -1,0 +1,105 @@
+// Episode records (DESIGN.md section 3 item 9): one row per episode, one row per step. Records and configs
+// are stored as exact JSON so that an episode reads back deep-equal, doubles bit for bit.
+import type Database from 'better-sqlite3';
+import type { EpisodeRecord, SliceVariant, StepRecord } from '../../shared/episode';
+import { fromExactJson, toExactJson } from './exactJson';
+
+export interface EpisodeSummary {
+  id: number;
+  queryId: string;
+  method: string;
+  variant: SliceVariant;
+  answer: string | null;
+  nSteps: number;
+  createdAt: string;
+}
+
+export interface EpisodeFilter {
+  queryId?: string;
+  method?: string;
+  variant?: string;
+}
+
+export const EPISODE_SQL = {
+  insert: `INSERT INTO episodes (query_id, method, variant, config, answer, n_steps, created_at)
+    VALUES (@queryId, @method, @variant, @config, @answer, @nSteps, @createdAt)`,
+  insertStep: 'INSERT INTO episode_steps (episode_id, t, record) VALUES (?, ?, ?)',
+  byId: `SELECT id, query_id AS queryId, method, variant, config, answer, n_steps AS nSteps, created_at AS createdAt
+    FROM episodes WHERE id = ?`,
+  steps: 'SELECT record FROM episode_steps WHERE episode_id = ? ORDER BY t',
+  // One statement for every filter combination: a NULL parameter means "any".
+  list: `SELECT id, query_id AS queryId, method, variant, answer, n_steps AS nSteps, created_at AS createdAt
+    FROM episodes
+    WHERE (@queryId IS NULL OR query_id = @queryId)
+      AND (@method IS NULL OR method = @method)
+      AND (@variant IS NULL OR variant = @variant)
+    ORDER BY id`,
+} as const;
+
+type EpisodeRow = EpisodeSummary & { config: string };
+
+export class EpisodeStore {
+  private readonly insert: Database.Statement<[Record<string, unknown>]>;
+  private readonly insertStep: Database.Statement<[number, number, string]>;
+  private readonly byId: Database.Statement<[number], EpisodeRow>;
+  private readonly steps: Database.Statement<[number], { record: string }>;
+  private readonly list: Database.Statement<[Record<string, unknown>], EpisodeSummary>;
+  private readonly saveTx: (e: EpisodeRecord) => number;
+
+  constructor(db: Database.Database) {
+    this.insert = db.prepare(EPISODE_SQL.insert);
+    this.insertStep = db.prepare(EPISODE_SQL.insertStep);
+    this.byId = db.prepare(EPISODE_SQL.byId);
+    this.steps = db.prepare(EPISODE_SQL.steps);
+    this.list = db.prepare(EPISODE_SQL.list);
+    this.saveTx = db.transaction((e: EpisodeRecord) => {
+      const info = this.insert.run({
+        queryId: e.queryId,
+        method: e.method,
+        variant: e.variant,
+        config: toExactJson(e.config),
+        answer: e.answer,
+        nSteps: e.steps.length,
+        createdAt: e.createdAt,
+      });
+      const id = Number(info.lastInsertRowid);
+      for (const step of e.steps) this.insertStep.run(id, step.t, toExactJson(step));
+      return id;
+    });
+  }
+
+  /** Stores a new episode in one transaction and returns its id (any `e.id` is ignored). */
+  save(e: EpisodeRecord): number {
+    // Steps are read back ordered by t, so they must be saved that way for the record to read back equal.
+    e.steps.forEach((s, i) => {
+      if (!Number.isInteger(s.t) || (i > 0 && s.t <= e.steps[i - 1]!.t)) {
+        throw new Error(`episode steps must have strictly increasing integer t; step ${i} has t = ${s.t}`);
+      }
+    });
+    return this.saveTx(e);
+  }
+
+  /** The episode exactly as saved, with `id` set; throws for an unknown id. */
+  get(id: number): EpisodeRecord {
+    const row = this.byId.get(id);
+    if (!row) throw new Error(`unknown episode id ${id}`);
+    return {
+      id: row.id,
+      queryId: row.queryId,
+      method: row.method,
+      variant: row.variant,
+      config: fromExactJson<Record<string, unknown>>(row.config),
+      steps: this.steps.all(id).map((s) => fromExactJson<StepRecord>(s.record)),
+      answer: row.answer,
+      createdAt: row.createdAt,
+    };
+  }
+
+  listEpisodes(filter: EpisodeFilter = {}): EpisodeSummary[] {
+    return this.list.all({
+      queryId: filter.queryId ?? null,
+      method: filter.method ?? null,
+      variant: filter.variant ?? null,
+    });
+  }
+}

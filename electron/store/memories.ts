@@ -1,0 +1,152 @@
+// Reading memories: by id, by full-text search (Retrieve, DESIGN.md section 3 item 1) and by claim key.
+import type Database from 'better-sqlite3';
+import type { Claim, ClaimKey, Memory, MemoryPool } from '../../shared/domain';
+
+/** A memory as the engine sees it, with its agent's historical reliability r joined in. */
+export type StoredMemory = Memory & { agentReliability?: number };
+
+export interface SearchOptions {
+  limit: number;
+  /** Memories with a `time` later than asOf do not exist for the query; memories without a time are kept. */
+  asOf?: number;
+  /** Memory ids to skip; the search still returns `limit` results when that many others match. */
+  exclude?: ReadonlySet<string>;
+  /** Pools to search; default ['base'] (corr/ind memories only enter through a query's variant slice). */
+  pools?: readonly MemoryPool[];
+}
+
+export interface SearchHit {
+  memory: StoredMemory;
+  /** FTS5 bm25(): lower is better (SQLite's sign convention). */
+  bm25: number;
+}
+
+const COLUMNS = `m.rowid AS rowid, m.id, m.agent, m.text, m.kind, m.time, m.source_type, m.observed, m.claims,
+  m.pool, m.factor, a.reliability AS agent_reliability`;
+
+export const MEMORY_SQL = {
+  byId: `SELECT ${COLUMNS} FROM memories m LEFT JOIN agents a ON a.id = m.agent WHERE m.id = ?`,
+  byIds: `SELECT ${COLUMNS} FROM memories m LEFT JOIN agents a ON a.id = m.agent
+    WHERE m.id IN (SELECT value FROM json_each(?))`,
+  // Exclusion and pools go through json_each so the statement is prepared once and every value is bound.
+  search: `SELECT ${COLUMNS}, bm25(memories_fts) AS score
+    FROM memories_fts
+    JOIN memories m ON m.rowid = memories_fts.rowid
+    LEFT JOIN agents a ON a.id = m.agent
+    WHERE memories_fts MATCH @match
+      AND coalesce(m.pool, 'base') IN (SELECT value FROM json_each(@pools))
+      AND (@asOf IS NULL OR m.time IS NULL OR m.time <= @asOf)
+      AND m.id NOT IN (SELECT value FROM json_each(@exclude))
+    ORDER BY score, m.rowid
+    LIMIT @limit`,
+  claimingKey: `SELECT m.id FROM memories m
+    WHERE m.rowid IN (SELECT c.memory_rowid FROM claims c WHERE c.subject = @subject AND c.attribute = @attribute)
+      AND coalesce(m.pool, 'base') IN (SELECT value FROM json_each(@pools))
+    ORDER BY m.rowid`,
+} as const;
+
+interface MemoryRow {
+  rowid: number;
+  id: string;
+  agent: string;
+  text: string;
+  kind: string | null;
+  time: number | null;
+  source_type: string | null;
+  observed: string | null;
+  claims: string | null;
+  pool: MemoryPool | null;
+  factor: string | null;
+  agent_reliability: number | null;
+}
+
+/** Claims as the domain types them: polarity defaults to '+', claim-level `factor` kept when it is a string. */
+export function parseClaims(json: string | null): Claim[] {
+  if (json === null) return [];
+  const raw = JSON.parse(json) as Array<Record<string, unknown>>;
+  return raw.map((c) => {
+    const claim: Claim = {
+      subject: c.subject as string,
+      attribute: c.attribute as string,
+      value: c.value as string,
+      polarity: c.polarity === '-' ? '-' : '+',
+    };
+    if (typeof c.factor === 'string') claim.factor = c.factor;
+    return claim;
+  });
+}
+
+/** o_i in [0,1]: a boolean `observed` reads as 1 or 0. */
+function parseObserved(json: string): number {
+  const v = JSON.parse(json) as boolean | number;
+  return typeof v === 'boolean' ? (v ? 1 : 0) : v;
+}
+
+function toMemory(row: MemoryRow): StoredMemory {
+  const m: StoredMemory = {
+    id: row.id,
+    agent: row.agent,
+    text: row.text,
+    claims: parseClaims(row.claims),
+    pool: row.pool ?? 'base',
+  };
+  // Optional fields are left off (not set to undefined) when absent.
+  if (row.kind !== null) m.kind = row.kind;
+  if (row.time !== null) m.time = row.time;
+  if (row.source_type !== null) m.sourceType = row.source_type;
+  if (row.observed !== null) m.observed = parseObserved(row.observed);
+  if (row.factor !== null) m.factor = row.factor;
+  if (row.agent_reliability !== null) m.agentReliability = row.agent_reliability;
+  return m;
+}
+
+export class MemoryReader {
+  private readonly byId: Database.Statement<[string], MemoryRow>;
+  private readonly byIds: Database.Statement<[string], MemoryRow>;
+  private readonly searchStmt: Database.Statement<[Record<string, unknown>], MemoryRow & { score: number }>;
+  private readonly claimingKey: Database.Statement<[Record<string, unknown>], { id: string }>;
+
+  constructor(db: Database.Database) {
+    this.byId = db.prepare(MEMORY_SQL.byId);
+    this.byIds = db.prepare(MEMORY_SQL.byIds);
+    this.searchStmt = db.prepare(MEMORY_SQL.search);
+    this.claimingKey = db.prepare(MEMORY_SQL.claimingKey);
+  }
+
+  memory(id: string): StoredMemory | undefined {
+    const row = this.byId.get(id);
+    return row && toMemory(row);
+  }
+
+  /** The memories in the given order; throws naming the first unknown id. */
+  memories(ids: readonly string[]): StoredMemory[] {
+    if (ids.length === 0) return [];
+    const found = new Map<string, StoredMemory>();
+    for (const row of this.byIds.all(JSON.stringify(ids))) found.set(row.id, toMemory(row));
+    return ids.map((id) => {
+      const m = found.get(id);
+      if (!m) throw new Error(`unknown memory id ${JSON.stringify(id)}`);
+      return m;
+    });
+  }
+
+  /** FTS5 MATCH `match` (an FTS5 query expression), best bm25 first, ties by insertion order. */
+  search(match: string, opts: SearchOptions): SearchHit[] {
+    if (!Number.isInteger(opts.limit) || opts.limit < 0) throw new Error(`search limit must be a non-negative integer, got ${opts.limit}`);
+    const rows = this.searchStmt.all({
+      match,
+      pools: JSON.stringify(opts.pools ?? ['base']),
+      asOf: opts.asOf ?? null,
+      exclude: JSON.stringify(opts.exclude ? [...opts.exclude] : []),
+      limit: opts.limit,
+    });
+    return rows.map((row) => ({ memory: toMemory(row), bm25: row.score }));
+  }
+
+  /** Ids of memories that make a claim on (subject, attribute), in insertion order. */
+  idsClaiming(key: ClaimKey, pools: readonly MemoryPool[] = ['base']): string[] {
+    return this.claimingKey
+      .all({ subject: key.subject, attribute: key.attribute, pools: JSON.stringify(pools) })
+      .map((r) => r.id);
+  }
+}

@@ -1,0 +1,12 @@
+// Every migration, in order. Add a new numbered file and append it here; never edit a shipped one.
+import type Database from 'better-sqlite3';
+import { initial } from './001-initial';
+
+export interface Migration {
+  /** The user_version the database has once this migration ran; 1, 2, 3, ... without gaps. */
+  version: number;
+  name: string;
+  up(db: Database.Database): void;
+}
+
+export const migrations: readonly Migration[] = [initial];

@@ -1,0 +1,178 @@
+// The store: one SQLite database (better-sqlite3) holding a memory bundle, labels, episodes and eval runs.
+// Plain Node (no Electron). SQL lives in the modules beside this one, each preparing its statements once;
+// this class opens the database, migrates it and exposes the API the engine, CLI and workbench call.
+import fs from 'node:fs';
+import nodePath from 'node:path';
+import Database from 'better-sqlite3';
+import type { Agent, ClaimKey, Label, MemoryPool, ProvenanceEdge, Query } from '../../shared/domain';
+import type { EpisodeRecord } from '../../shared/episode';
+import { BundleRows } from './bundleRows';
+import { Catalog, type StoreCounts, type StoredLabel } from './catalog';
+import { ContentDigest } from './digest';
+import { EpisodeStore, type EpisodeFilter, type EpisodeSummary } from './episodes';
+import { EvalRunStore, type EvalResultRow, type EvalRun } from './evalRuns';
+import { MemoryReader, type SearchHit, type SearchOptions, type StoredMemory } from './memories';
+import { migrate } from './migrate';
+import { ProvenanceReader } from './provenance';
+
+const IN_MEMORY = ':memory:';
+
+export class Store {
+  /** The store's side of bundle import/export (electron/bundle/ uses it; others should not need it). */
+  readonly bundleRows: BundleRows;
+  private readonly memoryReader: MemoryReader;
+  private readonly provenance: ProvenanceReader;
+  private readonly catalog: Catalog;
+  private readonly episodes: EpisodeStore;
+  private readonly evalRuns: EvalRunStore;
+  private readonly contentDigestOf: ContentDigest;
+
+  private constructor(
+    readonly db: Database.Database,
+    readonly path: string,
+  ) {
+    this.bundleRows = new BundleRows(db);
+    this.memoryReader = new MemoryReader(db);
+    this.provenance = new ProvenanceReader(db);
+    this.catalog = new Catalog(db);
+    this.episodes = new EpisodeStore(db);
+    this.evalRuns = new EvalRunStore(db);
+    this.contentDigestOf = new ContentDigest(db);
+  }
+
+  /** Opens (creating if needed) the database at `file`, or an in-memory one for ':memory:', and migrates it. */
+  static open(file: string): Store {
+    if (file !== IN_MEMORY && file !== '') fs.mkdirSync(nodePath.dirname(nodePath.resolve(file)), { recursive: true });
+    const db = new Database(file);
+    try {
+      if (file !== IN_MEMORY && file !== '') db.pragma('journal_mode = WAL');
+      db.pragma('foreign_keys = ON');
+      db.pragma('synchronous = NORMAL');
+      migrate(db, file);
+      return new Store(db, file);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  // --- memories -------------------------------------------------------------------------------------
+
+  memory(id: string): StoredMemory | undefined {
+    return this.memoryReader.memory(id);
+  }
+
+  /** The memories in the given order; throws an Error naming the first unknown id. */
+  memories(ids: readonly string[]): StoredMemory[] {
+    return this.memoryReader.memories(ids);
+  }
+
+  /** Retrieve (DESIGN.md 3.1): FTS5 MATCH `match`, best bm25 first; see SearchOptions. */
+  searchMemories(match: string, opts: SearchOptions): SearchHit[] {
+    return this.memoryReader.search(match, opts);
+  }
+
+  /** Ids of memories with a claim on (subject, attribute), in insertion order; pools default to ['base']. */
+  memoryIdsClaiming(key: ClaimKey, pools?: readonly MemoryPool[]): string[] {
+    return this.memoryReader.idsClaiming(key, pools);
+  }
+
+  // --- provenance -----------------------------------------------------------------------------------
+
+  parentsOf(id: string): ProvenanceEdge[] {
+    return this.provenance.parentsOf(id);
+  }
+
+  childrenOf(id: string): ProvenanceEdge[] {
+    return this.provenance.childrenOf(id);
+  }
+
+  edgesAmong(ids: readonly string[]): ProvenanceEdge[] {
+    return this.provenance.edgesAmong(ids);
+  }
+
+  ancestorRoots(id: string): string[] {
+    return this.provenance.ancestorRoots(id);
+  }
+
+  // --- agents, queries, labels ----------------------------------------------------------------------
+
+  agent(id: string): Agent | undefined {
+    return this.catalog.agent(id);
+  }
+
+  agents(): Agent[] {
+    return this.catalog.agents();
+  }
+
+  query(id: string): Query | undefined {
+    return this.catalog.query(id);
+  }
+
+  queries(): Query[] {
+    return this.catalog.queries();
+  }
+
+  labels(): StoredLabel[] {
+    return this.catalog.labels();
+  }
+
+  addLabel(label: Label): number {
+    return this.catalog.addLabel(label);
+  }
+
+  counts(): StoreCounts {
+    return this.catalog.counts();
+  }
+
+  // --- episodes -------------------------------------------------------------------------------------
+
+  saveEpisode(e: EpisodeRecord): number {
+    return this.episodes.save(e);
+  }
+
+  episode(id: number): EpisodeRecord {
+    return this.episodes.get(id);
+  }
+
+  listEpisodes(filter?: EpisodeFilter): EpisodeSummary[] {
+    return this.episodes.listEpisodes(filter);
+  }
+
+  // --- eval runs ------------------------------------------------------------------------------------
+
+  createEvalRun(bundle: string, config: unknown): number {
+    return this.evalRuns.create(bundle, config);
+  }
+
+  addEvalResults(runId: number, rows: readonly EvalResultRow[]): void {
+    this.evalRuns.addResults(runId, rows);
+  }
+
+  finishEvalRun(runId: number, summary: unknown): void {
+    this.evalRuns.finish(runId, summary);
+  }
+
+  evalRun(runId: number): EvalRun | undefined {
+    return this.evalRuns.run(runId);
+  }
+
+  evalRunList(): EvalRun[] {
+    return this.evalRuns.runs();
+  }
+
+  evalResults(runId: number): EvalResultRow[] {
+    return this.evalRuns.results(runId);
+  }
+
+  // --- integrity ------------------------------------------------------------------------------------
+
+  /** sha256 over every table's rows in a stable order. */
+  contentDigest(): string {
+    return this.contentDigestOf.digest();
+  }
+}

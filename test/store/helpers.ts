@@ -1,0 +1,46 @@
+// Store test helpers: real SQLite files in a fresh temporary folder per test, no mocks.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+import type { BundleRecords, MemoryRecord } from '../../electron/store/bundleRows';
+import { Store } from '../../electron/store/store';
+
+const opened: Store[] = [];
+const dirs: string[] = [];
+
+afterEach(() => {
+  for (const s of opened.splice(0)) s.close();
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+export function tempDir(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'cama-store-'));
+  dirs.push(d);
+  return d;
+}
+
+/** A fresh store in a file under os.tmpdir(), closed after the test. */
+export function openTempStore(file = 'store.db'): Store {
+  const s = Store.open(path.join(tempDir(), file));
+  opened.push(s);
+  return s;
+}
+
+/** Writes rows straight through the store (no bundle parsing), for tests that only exercise reads. */
+export function seed(store: Store, records: Partial<BundleRecords>): void {
+  store.bundleRows.write({
+    agents: [],
+    implicitAgents: [],
+    memories: [],
+    edges: [],
+    queries: [],
+    labels: [],
+    ...records,
+  });
+}
+
+/** A memory by agent "a" with just an id and text (plus any overrides). */
+export function mem(id: string, text: string, more: Partial<MemoryRecord> = {}): MemoryRecord {
+  return { id, agent: 'a', text, ...more };
+}
