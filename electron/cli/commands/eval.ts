@@ -1,0 +1,85 @@
+// `cama eval`: score methods on a bundle with the paper's metrics; a table (or --json) on stdout,
+// progress on stderr.
+
+import { Command } from 'commander';
+import { DEFAULT_METHODS, resolveMethods } from '../../eval/methods';
+import { type EvalReport, evaluate, type QueryResult } from '../../eval/harness';
+import { progressBar } from '../progress';
+import { fixed, formatTable } from '../table';
+import { describeSetup, engineSetup } from './engine';
+import { openData } from './open';
+
+export function evalCommand(): Command {
+  return new Command('eval')
+    .description('evaluate methods on a bundle: accuracy, CMR, RS, IEG, ERR (paper Eq. 18-21), cost, factor diagnostics')
+    .option('--bundle <dir>', 'the bundle to score (imported into a scratch store, or into --store)')
+    .option('--store <file>', 'a store file: score its queries, and save the run, its results and its episodes there')
+    .option('--methods <list>', `comma-separated methods (default: all): ${DEFAULT_METHODS.join(', ')}`)
+    .option('--engine-config <file>', 'a JSON file overriding engine settings (K, B, τ_p, τ_N, τ_H, ...)')
+    .option('--json', 'print one JSON object and nothing else on stdout')
+    .action(async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; json?: boolean }) => {
+      const methods = resolveMethods(opts.methods ? opts.methods.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_METHODS);
+      const setup = engineSetup(opts.engineConfig);
+      const { store, label } = openData(opts);
+      const persist = opts.store !== undefined;
+      const bar = progressBar('eval');
+      try {
+        const runId = persist ? store.createEvalRun(label, { methods: methods.map((m) => m.name), engine: setup.config }) : null;
+        const pending: QueryResult[] = [];
+        const report = await evaluate(store, {
+          bundle: label,
+          methods,
+          context: setup,
+          onProgress: (d, t) => bar.update(d, t),
+          onResult: persist ? (r) => pending.push(r) : undefined,
+        });
+        bar.stop();
+        if (runId !== null) {
+          store.addEvalResults(
+            runId,
+            pending.map((r) => ({
+              queryId: r.queryId,
+              method: r.method,
+              variant: r.variant,
+              predicted: r.predicted,
+              correct: r.correct,
+              episodeId: r.episode ? store.saveEpisode(r.episode) : null,
+            })),
+          );
+          store.finishEvalRun(runId, report);
+        }
+        process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `${renderReport(report)}\n${describeSetup(setup)}\n`);
+      } finally {
+        bar.stop();
+        store.close();
+      }
+    });
+}
+
+export function renderReport(report: EvalReport): string {
+  const names = Object.keys(report.methods);
+  const any = report.methods[names[0] as string];
+  const rows = names.map((name) => {
+    const m = report.methods[name] as NonNullable<typeof any>;
+    return [
+      name,
+      fixed(m.accuracy),
+      fixed(m.cmr),
+      fixed(m.rs),
+      fixed(m.ieg),
+      fixed(m.err),
+      fixed(m.steps, 2),
+      fixed(m.retrievals, 2),
+      fixed(m.ms_per_query, 2),
+      fixed(m.n_eff_mae, 2),
+      fixed(m.pair_auc, 3),
+    ];
+  });
+  const table = formatTable(['method', 'Acc', 'CMR↑', 'RS↓', 'IEG↑', 'ERR↑', 'steps', 'retr.', 'ms/q', 'N_eff MAE', 'r_ij AUC'], rows);
+  const counts = any ? `|D_minor|=${any.n_minor} |D_rec|=${any.n_rec} |D_RS|=${any.n_rs} |D_IEG|=${any.n_ieg}` : '';
+  const derived =
+    report.tags_derived > 0
+      ? `\n(D_minor and D_rec derived from claims, provenance and factor for ${report.tags_derived} queries whose rows carry no tags)`
+      : '';
+  return `${report.bundle}: ${report.n_queries} queries; ${counts}${derived}\n\n${table}`;
+}

@@ -1,0 +1,43 @@
+// `cama import` and `cama export`: move bundles in and out of a store file.
+
+import { resolve } from 'node:path';
+import { Command } from 'commander';
+import { exportBundle } from '../../bundle/export';
+import { importBundle } from '../../bundle/import';
+import { Store } from '../../store/store';
+import { progressBar } from '../progress';
+
+export function importCommand(): Command {
+  return new Command('import')
+    .description('import a bundle into a store file (one transaction: a bad bundle changes nothing)')
+    .requiredOption('--store <file>', 'the SQLite store (created if missing)')
+    .requiredOption('--bundle <dir>', 'the bundle folder')
+    .action((opts: { store: string; bundle: string }) => {
+      const store = Store.open(resolve(opts.store));
+      const bar = progressBar('import');
+      try {
+        const summary = importBundle(store, resolve(opts.bundle), { onProgress: (d, t) => bar.update(d, t) });
+        bar.stop();
+        process.stdout.write(`imported into ${opts.store}: ${JSON.stringify(summary)}\n`);
+      } finally {
+        bar.stop();
+        store.close();
+      }
+    });
+}
+
+export function exportCommand(): Command {
+  return new Command('export')
+    .description('export a store as a bundle (written atomically)')
+    .requiredOption('--store <file>', 'the SQLite store')
+    .requiredOption('--out <dir>', 'the bundle folder to write')
+    .action((opts: { store: string; out: string }) => {
+      const store = Store.open(resolve(opts.store));
+      try {
+        exportBundle(store, resolve(opts.out));
+        process.stdout.write(`exported ${opts.store} to ${opts.out}\n`);
+      } finally {
+        store.close();
+      }
+    });
+}

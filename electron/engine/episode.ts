@@ -1,0 +1,234 @@
+// Algorithm 1, the whole recovery loop: retrieve, infer Z, arbitrate, offer Expand / Trace / Stop, let
+// the policy choose, apply, repeat until Stop or the budget B; every step recorded (DESIGN.md 3.9).
+
+import { performance } from 'node:perf_hooks';
+import type { ClaimKey, ProvenanceEdge, Query } from '../../shared/domain';
+import type { EpisodeRecord, OfferedAction, RecoveryAction, SliceVariant, StepRecord } from '../../shared/episode';
+import { type Arbitration, arbitrate, decisionState, isSufficient } from '../../shared/math/cama';
+import { type Matrix, toRows } from '../../shared/math/matrix';
+import type { EngineConfig } from './config';
+import { entryLevelModel } from './evidence/heuristic';
+import type { EvidenceModel } from './evidence/model';
+import { extractHypotheses, type Hypothesis, queryKey } from './hypotheses';
+import { type RecoveryPolicy, choose } from './policy';
+import { FIXED_RELIABILITY_HEAD, priorAttributes } from './priors';
+import { provenancePrior, traceCandidates } from './provenance';
+import { reformulations } from './reformulate';
+import { initialSlice, retrieve } from './retrieve';
+import { claimSupport, type SupportScores } from './scorer';
+import type { MemorySource, SliceMemory } from './types';
+
+export interface EngineDeps {
+  source: MemorySource;
+  model: EvidenceModel;
+  policy: RecoveryPolicy;
+  config: EngineConfig;
+}
+
+/** The arbitration of one slice: hypotheses, s, Z and everything Eq. 3-7 derive from them. */
+export interface SliceAnalysis {
+  key: ClaimKey | null;
+  hypotheses: Hypothesis[];
+  support: SupportScores;
+  assignment: Matrix;
+  provider: string;
+  arbitration: Arbitration;
+  assignMs: number;
+  arbitrateMs: number;
+}
+
+/** Arbitrates a given slice and provenance graph (also what the what-if view recomputes). */
+export async function analyseSlice(
+  deps: Pick<EngineDeps, 'model' | 'config'>,
+  query: Query,
+  slice: readonly SliceMemory[],
+  edges: readonly ProvenanceEdge[],
+): Promise<SliceAnalysis> {
+  const { config } = deps;
+  const model = config.decoupling ? deps.model : entryLevelModel;
+  const key = queryKey(query, slice);
+  const hypotheses = extractHypotheses(slice, key);
+  const claims = claimSupport(slice, key, hypotheses);
+  const ids = slice.map((m) => m.id);
+
+  const t0 = performance.now();
+  const output = await model.infer({
+    query,
+    key,
+    memories: slice,
+    edges,
+    prior: provenancePrior(ids, edges),
+    hypotheses,
+    claimSupport: claims,
+    slots: config.slots,
+  });
+  const t1 = performance.now();
+  const support = output.support ?? claims;
+  const { priors, known } = priorAttributes(slice);
+  const arbitration = arbitrate({
+    assignment: output.assignment,
+    support: support.support,
+    priors,
+    known,
+    head: output.reliabilityHead ?? FIXED_RELIABILITY_HEAD,
+    alpha: config.alpha,
+    tauP: config.tauP,
+  });
+  const t2 = performance.now();
+  return { key, hypotheses, support, assignment: output.assignment, provider: model.name, arbitration, assignMs: t1 - t0, arbitrateMs: t2 - t1 };
+}
+
+/** The index of the largest posterior entry (first on ties), -1 when empty. */
+export function argmax(values: ArrayLike<number>): number {
+  let best = -1;
+  for (let i = 0; i < values.length; i++) if (best < 0 || (values[i] as number) > (values[best] as number)) best = i;
+  return best;
+}
+
+export interface EpisodeOptions {
+  method: string;
+  variant?: SliceVariant;
+  /** Start from this slice instead of Retrieve(q) (the corr / ind variants of BUNDLE.md). */
+  initial?: readonly SliceMemory[];
+}
+
+/** Runs Algorithm 1 for one query and returns its full record. */
+export async function runEpisode(deps: EngineDeps, query: Query, opts: EpisodeOptions): Promise<EpisodeRecord> {
+  const { source, config, policy } = deps;
+  const steps: StepRecord[] = [];
+  let start = performance.now();
+  let slice: SliceMemory[] = opts.initial ? [...opts.initial] : initialSlice(source, query, config.k);
+  let retrieveMs = performance.now() - start;
+  let final: SliceAnalysis | null = null;
+  /** Expand queries already issued: re-issuing one only digs deeper into the same view. */
+  const issued = new Set<string>();
+
+  for (let t = 0; ; t++) {
+    const ids = slice.map((m) => m.id);
+    const edges = source.edgesAmong(ids);
+    const analysis = await analyseSlice(deps, query, slice, edges);
+    final = analysis;
+    const { arbitration: arb, hypotheses } = analysis;
+    const sufficient = isSufficient(arb.nEff, arb.entropy, hypotheses.length, config);
+    const decision = decisionState(arb.nEff, arb.kappa, arb.posterior, t, config.budget);
+
+    let offered: OfferedAction[] = [];
+    let chosen: OfferedAction | null = null;
+    const policyStart = performance.now();
+    const traces = config.trace && t < config.budget ? traceCandidates(ids, (id) => source.parentsOf(id)) : [];
+    if (t < config.budget) {
+      const actions: RecoveryAction[] = [];
+      if (config.expand) {
+        const fresh = reformulations(query, analysis.key, hypotheses, arb.posterior, slice, config.maxReformulations + issued.size);
+        actions.push(...fresh.filter((a) => !issued.has(a.target)).slice(0, config.maxReformulations));
+      }
+      const top = argmax(arb.posterior);
+      const traceReach = new Map<string, { children: number; supportingTop: number }>();
+      for (const c of traces) {
+        const supportingTop =
+          top < 0 ? 0 : c.children.filter((id) => (analysis.support.support.data[ids.indexOf(id) * hypotheses.length + top] as number) > 0).length;
+        traceReach.set(c.child, { children: c.children.length, supportingTop });
+        actions.push({
+          kind: 'trace',
+          target: c.child,
+          label: `Trace(${c.child})`,
+          reason: `recorded parent ${c.parent} is not in the slice; ${c.children.length} member(s) derive from it`,
+        });
+      }
+      if (sufficient) actions.push({ kind: 'stop', label: 'Stop', reason: 'N_eff ≥ τ_N and H(P) ≤ τ_H' });
+      const probabilities = policy.probabilities(actions, {
+        decision,
+        sufficient,
+        nEff: arb.nEff,
+        tauN: config.tauN,
+        top,
+        hypotheses: hypotheses.map((h) => h.value),
+        traceReach,
+      });
+      offered = actions.map((a, i) => ({ ...a, probability: probabilities[i] as number }));
+      chosen = choose(actions, probabilities);
+    }
+    const policyMs = performance.now() - policyStart;
+
+    // Apply the chosen action to form C^(t+1).
+    start = performance.now();
+    let next = slice;
+    if (chosen?.kind === 'expand' && chosen.target) {
+      issued.add(chosen.target);
+      next = [...slice, ...retrieve(source, chosen.target, config.kAdd, { asOf: query.asOf, exclude: new Set(ids) })];
+    } else if (chosen?.kind === 'trace') {
+      const candidate = traces.find((c) => c.child === chosen?.target);
+      if (candidate) next = [...slice, ...source.memories([candidate.parent])];
+    }
+    const addedIds = next.slice(slice.length).map((m) => m.id);
+    const addedEdges = addedIds.length > 0 ? diffEdges(source.edgesAmong(next.map((m) => m.id)), edges) : [];
+    const applyMs = performance.now() - start;
+
+    steps.push(stepRecord(t, slice, edges, analysis, decision, sufficient, offered, chosen, addedIds, addedEdges, {
+      retrieveMs,
+      assignMs: analysis.assignMs,
+      arbitrateMs: analysis.arbitrateMs,
+      policyMs,
+    }));
+    if (!chosen || chosen.kind === 'stop') break;
+    slice = next;
+    retrieveMs = applyMs;
+  }
+
+  const top = final ? argmax(final.arbitration.posterior) : -1;
+  return {
+    queryId: query.id,
+    method: opts.method,
+    variant: opts.variant ?? 'base',
+    config: { ...config, model: deps.model.name, policy: policy.name },
+    steps,
+    answer: final && top >= 0 ? (final.hypotheses[top] as Hypothesis).value : null,
+    createdAt: new Date().toISOString(),
+  };
+}
+
+function diffEdges(after: readonly ProvenanceEdge[], before: readonly ProvenanceEdge[]): ProvenanceEdge[] {
+  const had = new Set(before.map((e) => `${e.child}\u0000${e.parent}`));
+  return after.filter((e) => !had.has(`${e.child}\u0000${e.parent}`));
+}
+
+function stepRecord(
+  t: number,
+  slice: readonly SliceMemory[],
+  edges: readonly ProvenanceEdge[],
+  a: SliceAnalysis,
+  decision: Float64Array,
+  sufficient: boolean,
+  offered: OfferedAction[],
+  chosen: OfferedAction | null,
+  addedIds: string[],
+  addedEdges: ProvenanceEdge[],
+  timings: StepRecord['timings'],
+): StepRecord {
+  const arb = a.arbitration;
+  return {
+    t,
+    sliceIds: slice.map((m) => m.id),
+    edges: edges.map((e) => ({ ...e })),
+    hypotheses: a.hypotheses.map((h) => h.value),
+    support: toRows(a.support.support),
+    scorer: [...a.support.scorer],
+    assignment: toRows(a.assignment),
+    provider: a.provider,
+    kappa: Array.from(arb.kappa),
+    slotPresence: Array.from(arb.slotPresence),
+    slotShares: Array.from(arb.slotShares),
+    nEff: arb.nEff,
+    slotSupport: toRows(arb.slotSupport),
+    reliability: Array.from(arb.reliability),
+    logits: Array.from(arb.logits),
+    posterior: Array.from(arb.posterior),
+    entropy: arb.entropy,
+    decisionState: Array.from(decision),
+    sufficient,
+    offered,
+    chosen,
+    added: { memoryIds: addedIds, edges: addedEdges },
+    timings,
+  };
+}

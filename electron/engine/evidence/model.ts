@@ -1,0 +1,42 @@
+// The evidence model's contract inside the engine (DESIGN.md section 3 item 4): given the query and the
+// current slice with its local provenance graph, produce Z (K_t×J, rows on the simplex) and, where the
+// model has them, support scores and a reliability head. Providers are pluggable: a trained ONNX model,
+// or an honestly named heuristic.
+
+import type { ClaimKey, ProvenanceEdge, Query } from '../../../shared/domain';
+import type { ReliabilityHead } from '../../../shared/math/cama';
+import type { Matrix } from '../../../shared/math/matrix';
+import type { Hypothesis } from '../hypotheses';
+import type { SupportScores } from '../scorer';
+import type { SliceMemory } from '../types';
+
+export interface SliceInput {
+  query: Query;
+  key: ClaimKey | null;
+  memories: readonly SliceMemory[];
+  edges: readonly ProvenanceEdge[];
+  /** b_ij: K×K, 1 where connected in the local provenance graph. */
+  prior: Matrix;
+  hypotheses: readonly Hypothesis[];
+  /** s_i(h) from the symbolic claim scorer, for providers that keep it. */
+  claimSupport: SupportScores;
+  /** J. */
+  slots: number;
+}
+
+export interface EvidenceOutput {
+  /** Z: K×J' (J' = J, or K for entry-level arbitration). */
+  assignment: Matrix;
+  /** Support scores replacing the claim scorer's, with the scorer named per row. */
+  support?: SupportScores;
+  /** A learned reliability head (Eq. 6); absent: the engine's fixed head. */
+  reliabilityHead?: ReliabilityHead;
+}
+
+export interface EvidenceModel {
+  /** Shown wherever Z appears, e.g. "heuristic-components". */
+  readonly name: string;
+  /** True for stand-ins that are not the learned model; the UI and reports say so. */
+  readonly heuristic: boolean;
+  infer(input: SliceInput): EvidenceOutput | Promise<EvidenceOutput>;
+}

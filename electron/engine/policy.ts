@@ -1,0 +1,79 @@
+// π(A_t | S_t, A^(t)): the recovery policy's contract, and the fixed HEURISTIC policy used until a
+// learned actor-critic exists (and afterwards for the "w/o Policy" ablation).
+
+import type { OfferedAction, RecoveryAction } from '../../shared/episode';
+
+export interface PolicyState {
+  /** d_t (Eq. 10). */
+  decision: Float64Array;
+  sufficient: boolean;
+  nEff: number;
+  tauN: number;
+  /** Index of the leading hypothesis, -1 when there is none. */
+  top: number;
+  hypotheses: readonly string[];
+  /** Per offered Trace: how many slice members it would connect, and how many of them support the leader. */
+  traceReach: ReadonlyMap<string, { children: number; supportingTop: number }>;
+}
+
+export interface RecoveryPolicy {
+  readonly name: string;
+  readonly heuristic: boolean;
+  /** Probabilities over `offered` (same order), summing to 1. */
+  probabilities(offered: readonly RecoveryAction[], state: PolicyState): Float64Array;
+}
+
+export const HEURISTIC_POLICY = 'heuristic-policy';
+
+/** Softmax temperature that turns the heuristic scores into the probabilities shown per step. */
+const TEMPERATURE = 0.5;
+
+/**
+ * Fixed scores, then a softmax:
+ * - Stop (offered only when sufficient): 2.5.
+ * - Trace: 1 + 1 if it reaches a member supporting the leading hypothesis + 1 per further member sharing
+ *   the missing parent. Several leading-side memories with one unseen parent is the signature of a
+ *   false majority, so such a Trace outranks even a sufficient Stop.
+ * - Expand: 1 + 1 if it targets a hypothesis other than the leader + 0.5 while N_eff < τ_N.
+ */
+export const heuristicPolicy: RecoveryPolicy = {
+  name: HEURISTIC_POLICY,
+  heuristic: true,
+  probabilities(offered, state) {
+    const leader = state.top >= 0 ? state.hypotheses[state.top] : undefined;
+    const scores = offered.map((a) => {
+      switch (a.kind) {
+        case 'stop':
+          return 2.5;
+        case 'trace': {
+          const reach = state.traceReach.get(a.target ?? '') ?? { children: 1, supportingTop: 0 };
+          return 1 + (reach.supportingTop > 0 ? 1 : 0) + Math.max(0, reach.supportingTop - 1);
+        }
+        case 'expand': {
+          return 1 + (a.focus !== undefined && a.focus !== leader ? 1 : 0) + (state.nEff < state.tauN ? 0.5 : 0);
+        }
+      }
+    });
+    return softmax(scores, TEMPERATURE);
+  },
+};
+
+export function softmax(scores: readonly number[], temperature: number): Float64Array {
+  const out = new Float64Array(scores.length);
+  if (scores.length === 0) return out;
+  const max = Math.max(...scores);
+  let total = 0;
+  scores.forEach((s, i) => {
+    out[i] = Math.exp((s - max) / temperature);
+    total += out[i] as number;
+  });
+  for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / total;
+  return out;
+}
+
+/** The greedy choice: the most probable offered action (first on ties). */
+export function choose(offered: readonly RecoveryAction[], probabilities: Float64Array): OfferedAction | null {
+  let best = -1;
+  for (let i = 0; i < offered.length; i++) if (best < 0 || (probabilities[i] as number) > (probabilities[best] as number)) best = i;
+  return best < 0 ? null : { ...(offered[best] as RecoveryAction), probability: probabilities[best] as number };
+}

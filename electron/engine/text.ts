@@ -1,0 +1,61 @@
+// Tokens, FTS5 match expressions and near-duplicate similarity: the text handling the engine, the
+// baselines and the simulator share.
+
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be been being but by did do does for from had has have how i in into is it its ' +
+    'me my now of on or our so than that the their them then there these they this those to was we were ' +
+    'what when where which who whom why will with you your current currently right today'
+  ).split(' '),
+);
+
+/** Lower-cased word tokens (letters and digits), in order, duplicates kept. */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Content words: tokens that are not stopwords, de-duplicated in first-seen order. */
+export function contentWords(text: string): string[] {
+  return [...new Set(words(text).filter((w) => !STOPWORDS.has(w)))];
+}
+
+/** An FTS5 expression matching any of the terms (each quoted, so no term is read as an operator). */
+export function anyOf(terms: readonly string[]): string {
+  const quoted = [...new Set(terms)].filter((t) => t.length > 0).map((t) => `"${t.replace(/"/g, '""')}"`);
+  return quoted.join(' OR ');
+}
+
+/** An FTS5 phrase: the words adjacent and in order. */
+export function phrase(terms: readonly string[]): string {
+  return `"${terms.join(' ').replace(/"/g, '""')}"`;
+}
+
+/** `(a) AND (b)` over FTS5 expressions, skipping empty ones. */
+export function allOf(...exprs: readonly string[]): string {
+  const parts = exprs.filter((e) => e.trim() !== '');
+  return parts.length === 1 ? (parts[0] as string) : parts.map((e) => `(${e})`).join(' AND ');
+}
+
+/** `(expr) NOT anyOf(exclude)`, or just `expr` when nothing is excluded. */
+export function except(expr: string, exclude: readonly string[]): string {
+  const exc = anyOf(exclude);
+  return exc ? `(${expr}) NOT (${exc})` : expr;
+}
+
+/** Jaccard similarity of two sets. 1 for two empty sets. */
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let inter = 0;
+  for (const x of a) if (b.has(x)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+/** The set a near-duplicate test compares: content words of the text. */
+export function shingles(text: string): Set<string> {
+  return new Set(contentWords(text));
+}
+
+/** Case- and space-insensitive identity of a claim value or key part. */
+export function normalize(value: string): string {
+  return value.trim().replace(/\s+/g, ' ').toLowerCase();
+}

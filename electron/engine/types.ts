@@ -1,0 +1,18 @@
+// What the engine needs from a memory store. The SQLite store satisfies it; the engine depends on this
+// interface only, so it can be exercised on any store with the same behaviour.
+
+import type { ProvenanceEdge } from '../../shared/domain';
+import type { SearchHit, SearchOptions, StoredMemory } from '../store/memories';
+
+/** A memory as the engine reads it: the agent's published reliability joined in. */
+export type SliceMemory = StoredMemory;
+
+export interface MemorySource {
+  /** FTS5 BM25 search, best first. */
+  searchMemories(match: string, opts: SearchOptions): SearchHit[];
+  /** The memories with these ids, in the given order. */
+  memories(ids: readonly string[]): SliceMemory[];
+  parentsOf(id: string): ProvenanceEdge[];
+  /** Recorded edges with both ends in `ids`. */
+  edgesAmong(ids: readonly string[]): ProvenanceEdge[];
+}

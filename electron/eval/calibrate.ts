@@ -1,0 +1,61 @@
+// Calibration of τ_p, τ_N, τ_H on a validation split: a grid search maximising the mean terminal reward
+// of Eq. 9 (+1 when the final answer is right, −1 when wrong, −λ_s for every Expand / Trace taken).
+
+import type { Query } from '../../shared/domain';
+import type { EngineConfig } from '../engine/config';
+import { runEpisode } from '../engine/episode';
+import type { EvidenceModel } from '../engine/evidence/model';
+import type { RecoveryPolicy } from '../engine/policy';
+import { initialSlice } from '../engine/retrieve';
+import { normalize } from '../engine/text';
+import type { SliceMemory } from '../engine/types';
+import type { EvalSource } from './methods';
+
+export const GRID = {
+  tauP: [0.1, 0.25, 0.5, 1, 2],
+  tauN: [1, 1.5, 2, 2.5, 3, 4],
+  tauH: [0.1, 0.2, 0.35, 0.5, 0.7, 1],
+} as const;
+
+export interface CalibrationPoint {
+  tauP: number;
+  tauN: number;
+  tauH: number;
+  reward: number;
+  accuracy: number;
+  steps: number;
+}
+
+export async function calibrate(
+  store: EvalSource & { queries(): Query[] },
+  setup: { config: EngineConfig; model: EvidenceModel; policy: RecoveryPolicy },
+  opts: { stepCost: number; onProgress?: (done: number, total: number) => void },
+): Promise<{ best: CalibrationPoint; grid: CalibrationPoint[] }> {
+  const queries = store.queries().filter((q) => q.answer !== undefined);
+  if (queries.length === 0) throw new Error('calibrate: the bundle has no query with a gold answer');
+  const slices = new Map<string, SliceMemory[]>(queries.map((q) => [q.id, initialSlice(store, q, setup.config.k)]));
+  const grid: CalibrationPoint[] = [];
+  const total = GRID.tauP.length * GRID.tauN.length * GRID.tauH.length;
+  for (const tauP of GRID.tauP) {
+    for (const tauN of GRID.tauN) {
+      for (const tauH of GRID.tauH) {
+        const config = { ...setup.config, tauP, tauN, tauH };
+        let reward = 0;
+        let correct = 0;
+        let steps = 0;
+        for (const q of queries) {
+          const e = await runEpisode({ ...setup, config, source: store }, q, { method: 'cama', initial: slices.get(q.id) });
+          const taken = e.steps.filter((s) => s.chosen && s.chosen.kind !== 'stop').length;
+          const right = e.answer !== null && normalize(e.answer) === normalize(q.answer as string);
+          reward += (right ? 1 : -1) - opts.stepCost * taken;
+          correct += right ? 1 : 0;
+          steps += taken;
+        }
+        grid.push({ tauP, tauN, tauH, reward: reward / queries.length, accuracy: correct / queries.length, steps: steps / queries.length });
+        opts.onProgress?.(grid.length, total);
+      }
+    }
+  }
+  const best = grid.reduce((a, b) => (b.reward > a.reward ? b : a));
+  return { best, grid };
+}

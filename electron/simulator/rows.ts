@@ -1,0 +1,68 @@
+// The simulator's output rows, in the bundle's own spelling (BUNDLE.md), plus the ground truth it keeps
+// about each key while it builds them.
+
+import type { AttributeSpec } from './lexicon';
+
+export interface ClaimRow {
+  subject: string;
+  attribute: string;
+  value: string;
+  /** Claim-level ground truth (our extension, an unknown field to BUNDLE.md readers). */
+  factor: string;
+}
+
+export interface MemoryRow {
+  id: string;
+  agent: string;
+  text: string;
+  kind: string;
+  time: number;
+  source_type?: string;
+  observed?: boolean;
+  claims: ClaimRow[];
+  pool?: 'corr' | 'ind';
+  factor?: string;
+}
+
+export interface EdgeRow {
+  child: string;
+  parent: string;
+  relation: string;
+}
+
+export interface AgentRow {
+  id: string;
+  name: string;
+  reliability?: number;
+}
+
+export interface QueryRow {
+  id: string;
+  text: string;
+  subject: string;
+  attribute: string;
+  answer: string;
+  as_of: number;
+  tags: string[];
+  corr_ids: string[];
+  ind_ids: string[];
+}
+
+export type Intent = 'plain' | 'minority' | 'insufficient';
+
+/** A queried (subject, attribute) and the truth about it. */
+export interface KeyCase {
+  subject: string;
+  attribute: AttributeSpec;
+  /** The value before the last change (what a stale source reports). */
+  previous: string;
+  /** The latest value at query time: the gold answer. */
+  truth: string;
+  changeTime: number;
+  queryTime: number;
+  intent: Intent;
+  /** Whether this key gets a query (others only populate the store). */
+  queried: boolean;
+  /** Source memories (one per independent factor) by role. */
+  sources: { truth: MemoryRow[]; noise: MemoryRow[]; flood: MemoryRow[] };
+}
