@@ -18,7 +18,7 @@ export const SimulatorConfigSchema = z
     seed: z.number().int().min(0).default(1).describe('the seed (the CLI --seed overrides it); splits are disjoint by seed'),
     world: z
       .object({
-        subjects: z.number().int().min(1).max(400).default(60).describe('entities the world holds (north gate, pump station, ...)'),
+        subjects: z.number().int().min(1).max(10000).default(60).describe('entities the world holds (north gate, pump station, ...)'),
         attributesPerSubject: z.number().int().min(1).max(8).default(2).describe('attributes per subject, each a queried key'),
         horizon: z.number().positive().default(100).describe('logical time span of the world'),
         distractorsPerSubject: range(1, 3, 0, 20, 'claim-free chatter memories per subject (share its words, carry no evidence)'),
@@ -38,7 +38,7 @@ export const SimulatorConfigSchema = z
       .prefault({}),
     queries: z
       .object({
-        count: z.number().int().min(1).max(5000).default(120).describe('queries (one per key; capped by subjects × attributesPerSubject)'),
+        count: z.number().int().min(1).max(20000).default(120).describe('queries (one per key; capped by subjects × attributesPerSubject)'),
         minorityRate: probability(0.45, 'share of queries built so a copied wrong source outnumbers the independent truth'),
         insufficientRate: probability(0.2, 'share built so the truth is worded off-query and initial retrieval misses some of it'),
         futureRate: probability(0.3, 'share whose key changes again after the query time (tests that as_of is honoured)'),

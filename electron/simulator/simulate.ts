@@ -48,13 +48,14 @@ export async function simulate(
     const askRng = rng.fork('queries');
     const variantRng = rng.fork('variants');
     const queried = world.keys.filter((k) => k.queried);
+    const onKey = baseMemoriesByKey(world.memories);
     const rows: QueryRow[] = [];
     queried.forEach((key, i) => {
       const query = makeQuery(key, i + 1, askRng);
       const slice = initialSlice(store, toQuery(query), config.retrievalK);
+      query.tags = tagsFor(key, query, slice, onKey.get(keyId(key)) ?? []);
       query.corr_ids = correlatedVariant(world, key, slice, variantRng).map((m) => m.id);
       query.ind_ids = independentVariant(world, key, variantRng).map((m) => m.id);
-      query.tags = tagsFor(world, key, query, slice);
       rows.push(query);
       onProgress?.(i + 1, queried.length);
     });
@@ -108,7 +109,7 @@ function correlatedVariant(world: WorldBuilder, key: KeyCase, slice: readonly Sl
   const { variants, evidence } = world.config;
   const evidenceIds = slice.filter((m) => claimOn(m, key)).map((m) => m.id);
   if (evidenceIds.length === 0) return [];
-  const byId = new Map(world.memories.map((m) => [m.id, m]));
+  const byId = world.memoryById;
   const wrongCounts = new Map<string, number>();
   for (const id of evidenceIds) {
     const v = claimOn(byId.get(id) as MemoryRow, key)?.value as string;
@@ -137,10 +138,30 @@ function independentVariant(world: WorldBuilder, key: KeyCase, rng: Random): Mem
   return out;
 }
 
-function tagsFor(world: WorldBuilder, key: KeyCase, query: QueryRow, slice: readonly SliceMemory[]): string[] {
+function keyId(k: { subject: string; attribute: string | { name: string } }): string {
+  return `${k.subject}\u0000${typeof k.attribute === 'string' ? k.attribute : k.attribute.name}`;
+}
+
+/** Base-pool memories by the keys their claims are on. */
+function baseMemoriesByKey(memories: readonly MemoryRow[]): Map<string, MemoryRow[]> {
+  const out = new Map<string, MemoryRow[]>();
+  for (const m of memories) {
+    if (m.pool !== undefined) continue;
+    for (const c of m.claims) {
+      const id = keyId(c);
+      const list = out.get(id) ?? [];
+      list.push(m);
+      out.set(id, list);
+    }
+  }
+  return out;
+}
+
+/** Tags from the real initial slice; `onKey` holds every base memory with a claim on the key. */
+function tagsFor(key: KeyCase, query: QueryRow, slice: readonly SliceMemory[], onKey: readonly MemoryRow[]): string[] {
   const goldFactors = new Set<string>();
-  for (const m of world.memories) {
-    if (m.pool !== undefined || m.time > key.queryTime) continue;
+  for (const m of onKey) {
+    if (m.time > key.queryTime) continue;
     const c = claimOn(m, key);
     if (c && c.value === key.truth) goldFactors.add(c.factor as string);
   }
@@ -156,7 +177,7 @@ function tagsFor(world: WorldBuilder, key: KeyCase, query: QueryRow, slice: read
   if (derived.insufficient) tags.push('insufficient');
   tags.push(`intent:${key.intent}`);
   if (key.sources.flood.length > 0) tags.push(key.sources.flood.some((m) => claimOn(m, key)?.value === key.previous) ? 'flood:stale' : 'flood:biased');
-  if (world.memories.some((m) => m.time > key.queryTime && claimOn(m, key))) tags.push('future');
+  if (onKey.some((m) => m.time > key.queryTime)) tags.push('future');
   return tags;
 }
 

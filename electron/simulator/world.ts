@@ -39,9 +39,13 @@ const OBSERVER_SOURCE_WEIGHTS = [0.4, 0.25, 0.2, 0.15];
 export class WorldBuilder {
   readonly agents: SimAgent[] = [];
   readonly memories: MemoryRow[] = [];
+  readonly memoryById = new Map<string, MemoryRow>();
   readonly edges: EdgeRow[] = [];
   readonly keys: KeyCase[] = [];
   private readonly wording = new Map<string, Wording>();
+  private readonly agentIndex = new Map<string, SimAgent>();
+  private readonly roleIndex = new Map<Role, SimAgent[]>();
+  private readonly keysBySubject = new Map<string, KeyCase[]>();
   private nextMemory = 1;
   private nextFactor = 1;
 
@@ -64,13 +68,22 @@ export class WorldBuilder {
   }
 
   observers(): SimAgent[] {
-    return this.agents.filter((a) => a.role === 'observer');
+    return this.byRole('observer');
   }
 
   agentById(id: string): SimAgent {
-    const a = this.agents.find((x) => x.row.id === id);
+    const a = this.agentIndex.get(id);
     if (!a) throw new Error(`simulator: no agent ${id}`);
     return a;
+  }
+
+  private byRole(role: Role): SimAgent[] {
+    let list = this.roleIndex.get(role);
+    if (!list) {
+      list = this.agents.filter((a) => a.role === role);
+      this.roleIndex.set(role, list);
+    }
+    return list;
   }
 
   // --- agents, subjects, keys ---------------------------------------------------------------------
@@ -84,7 +97,9 @@ export class WorldBuilder {
         const sourceType = role === 'observer' ? (OBSERVER_SOURCES[rng.weighted(OBSERVER_SOURCE_WEIGHTS)] as string) : 'agent';
         const row: AgentRow = { id, name: `${capitalise(prefix)} ${i}` };
         if (rng.chance(agents.reliabilityKnownRate)) row.reliability = r;
-        this.agents.push({ row, role, reliability: r, sourceType });
+        const agent: SimAgent = { row, role, reliability: r, sourceType };
+        this.agents.push(agent);
+        this.agentIndex.set(id, agent);
       }
     };
     add('observer', 'scout', agents.observers, agents.observerReliability);
@@ -116,7 +131,7 @@ export class WorldBuilder {
       const u = rng.float();
       const intent: Intent =
         u < queries.insufficientRate ? 'insufficient' : u < queries.insufficientRate + queries.minorityRate ? 'minority' : 'plain';
-      this.keys.push({
+      const keyCase: KeyCase = {
         subject,
         attribute,
         previous: rng.pickOther(attribute.values, truth),
@@ -126,7 +141,9 @@ export class WorldBuilder {
         intent,
         queried: i < queries.count,
         sources: { truth: [], noise: [], flood: [] },
-      });
+      };
+      this.keys.push(keyCase);
+      this.keysBySubject.set(subject, [...(this.keysBySubject.get(subject) ?? []), keyCase]);
     });
   }
 
@@ -215,7 +232,7 @@ export class WorldBuilder {
     const claim = parent.claims.find((c) => c.subject === key.subject && c.attribute === key.attribute.name) as ClaimRow;
     const parentWording = this.wording.get(parent.id) ?? { attrSurface: key.attribute.name };
     const summariser = kind === 'summary' && this.agents.some((a) => a.role === 'summariser');
-    const agent = rng.pick(this.agents.filter((a) => a.role === (summariser ? 'summariser' : 'relay')));
+    const agent = rng.pick(this.byRole(summariser ? 'summariser' : 'relay'));
     const parents = [parent.id];
     const claims: ClaimRow[] = [{ ...claim }];
     let earliest = parent.time;
@@ -250,7 +267,7 @@ export class WorldBuilder {
 
   /** A fact about another attribute of the same subject, for a summary to merge. */
   private mergeCandidate(key: KeyCase, rng: Random): { memory: MemoryRow; claim: ClaimRow; attribute: string } | undefined {
-    const others = this.keys.filter((k) => k.subject === key.subject && k !== key);
+    const others = (this.keysBySubject.get(key.subject) ?? []).filter((k) => k !== key);
     if (others.length === 0) return undefined;
     const other = rng.pick(others);
     const pool = [...other.sources.truth, ...other.sources.noise, ...other.sources.flood].filter((m) => m.time <= key.queryTime);
@@ -294,6 +311,7 @@ export class WorldBuilder {
     if (fields.pool === undefined) delete m.pool;
     if (factors.length > 0) m.factor = factors.join('|');
     this.memories.push(m);
+    this.memoryById.set(m.id, m);
     return m;
   }
 

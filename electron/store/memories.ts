@@ -28,17 +28,17 @@ export const MEMORY_SQL = {
   byId: `SELECT ${COLUMNS} FROM memories m LEFT JOIN agents a ON a.id = m.agent WHERE m.id = ?`,
   byIds: `SELECT ${COLUMNS} FROM memories m LEFT JOIN agents a ON a.id = m.agent
     WHERE m.id IN (SELECT value FROM json_each(?))`,
-  // Exclusion and pools go through json_each so the statement is prepared once and every value is bound.
-  search: `SELECT ${COLUMNS}, bm25(memories_fts) AS score
-    FROM memories_fts
-    JOIN memories m ON m.rowid = memories_fts.rowid
-    LEFT JOIN agents a ON a.id = m.agent
-    WHERE memories_fts MATCH @match
+  // Two stages, because ranking every match is the cost on a large store: FTS5 ranks alone and keeps the
+  // best few (a top-N sort, no join), then those candidates are joined and filtered. `candidates` grows
+  // until enough survive the filters or the matches run out.
+  searchCandidates: `SELECT rowid, bm25(memories_fts) AS score FROM memories_fts
+    WHERE memories_fts MATCH @match ORDER BY score, rowid LIMIT @candidates`,
+  // Pools and exclusions go through json_each so the statement is prepared once and every value is bound.
+  filterCandidates: `SELECT ${COLUMNS} FROM memories m LEFT JOIN agents a ON a.id = m.agent
+    WHERE m.rowid IN (SELECT value FROM json_each(@rowids))
       AND coalesce(m.pool, 'base') IN (SELECT value FROM json_each(@pools))
       AND (@asOf IS NULL OR m.time IS NULL OR m.time <= @asOf)
-      AND m.id NOT IN (SELECT value FROM json_each(@exclude))
-    ORDER BY score, m.rowid
-    LIMIT @limit`,
+      AND m.id NOT IN (SELECT value FROM json_each(@exclude))`,
   claimingKey: `SELECT m.id FROM memories m
     WHERE m.rowid IN (SELECT c.memory_rowid FROM claims c WHERE c.subject = @subject AND c.attribute = @attribute)
       AND coalesce(m.pool, 'base') IN (SELECT value FROM json_each(@pools))
@@ -103,13 +103,15 @@ function toMemory(row: MemoryRow): StoredMemory {
 export class MemoryReader {
   private readonly byId: Database.Statement<[string], MemoryRow>;
   private readonly byIds: Database.Statement<[string], MemoryRow>;
-  private readonly searchStmt: Database.Statement<[Record<string, unknown>], MemoryRow & { score: number }>;
+  private readonly searchCandidates: Database.Statement<[Record<string, unknown>], { rowid: number; score: number }>;
+  private readonly filterCandidates: Database.Statement<[Record<string, unknown>], MemoryRow>;
   private readonly claimingKey: Database.Statement<[Record<string, unknown>], { id: string }>;
 
   constructor(db: Database.Database) {
     this.byId = db.prepare(MEMORY_SQL.byId);
     this.byIds = db.prepare(MEMORY_SQL.byIds);
-    this.searchStmt = db.prepare(MEMORY_SQL.search);
+    this.searchCandidates = db.prepare(MEMORY_SQL.searchCandidates);
+    this.filterCandidates = db.prepare(MEMORY_SQL.filterCandidates);
     this.claimingKey = db.prepare(MEMORY_SQL.claimingKey);
   }
 
@@ -133,14 +135,24 @@ export class MemoryReader {
   /** FTS5 MATCH `match` (an FTS5 query expression), best bm25 first, ties by insertion order. */
   search(match: string, opts: SearchOptions): SearchHit[] {
     if (!Number.isInteger(opts.limit) || opts.limit < 0) throw new Error(`search limit must be a non-negative integer, got ${opts.limit}`);
-    const rows = this.searchStmt.all({
-      match,
+    if (opts.limit === 0) return [];
+    const filters = {
       pools: JSON.stringify(opts.pools ?? ['base']),
       asOf: opts.asOf ?? null,
       exclude: JSON.stringify(opts.exclude ? [...opts.exclude] : []),
-      limit: opts.limit,
-    });
-    return rows.map((row) => ({ memory: toMemory(row), bm25: row.score }));
+    };
+    for (let candidates = 4 * opts.limit + (opts.exclude?.size ?? 0); ; candidates *= 4) {
+      const ranked = this.searchCandidates.all({ match, candidates });
+      const kept = new Map<number, MemoryRow>();
+      for (const row of this.filterCandidates.all({ ...filters, rowids: JSON.stringify(ranked.map((r) => r.rowid)) })) kept.set(row.rowid, row);
+      const hits: SearchHit[] = [];
+      for (const r of ranked) {
+        const row = kept.get(r.rowid);
+        if (row) hits.push({ memory: toMemory(row), bm25: r.score });
+        if (hits.length === opts.limit) return hits;
+      }
+      if (ranked.length < candidates) return hits; // every match was seen
+    }
   }
 
   /** Ids of memories that make a claim on (subject, attribute), in insertion order. */

@@ -23,7 +23,7 @@ export function simulateCommand(): Command {
       }
       if (opts.describe) {
         const rows = describeConfig().map((l) => l.split('\t'));
-        process.stdout.write(`${formatTable(['field', 'default', 'meaning'], rows)}\n`);
+        process.stdout.write(`${formatTable(['field', 'default', 'meaning'], rows, ['l', 'l', 'l'])}\n`);
         return;
       }
       if (!opts.out) throw new Error('simulate: --out DIR is required');

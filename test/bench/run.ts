@@ -1,0 +1,113 @@
+// `npm run bench`: speed and memory, measured (never asserted in tests). Prints one JSON object on
+// stdout; progress on stderr.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { importBundle } from '../../electron/bundle/import';
+import { engineSetup } from '../../electron/cli/commands/engine';
+import { analyseSlice, runEpisode } from '../../electron/engine/episode';
+import { initialSlice } from '../../electron/engine/retrieve';
+import { evaluate } from '../../electron/eval/harness';
+import { METHODS } from '../../electron/eval/methods';
+import { simulatorConfig } from '../../electron/simulator/config';
+import { simulate } from '../../electron/simulator/simulate';
+import { Store } from '../../electron/store/store';
+
+const log = (msg: string): void => void process.stderr.write(`bench: ${msg}\n`);
+
+function quantile(sorted: readonly number[], q: number): number {
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))));
+  return sorted[i] as number;
+}
+
+function summary(samples: number[]): { p50: number; p99: number; mean: number; n: number } {
+  const s = [...samples].sort((a, b) => a - b);
+  return { p50: quantile(s, 0.5), p99: quantile(s, 0.99), mean: s.reduce((a, b) => a + b, 0) / s.length, n: s.length };
+}
+
+const round = (x: number, d = 3): number => Math.round(x * 10 ** d) / 10 ** d;
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'cama-bench-'));
+  const results: Record<string, unknown> = { node: process.version, date: new Date().toISOString() };
+  try {
+    // A store of about 100k memories.
+    log('simulating a ~100k-memory world');
+    let t = performance.now();
+    const big = await simulate(simulatorConfig({ name: 'bench-100k', seed: 7, world: { subjects: 1800, attributesPerSubject: 6 }, queries: { count: 300 } }), join(dir, 'big'));
+    const simulateS = (performance.now() - t) / 1000;
+    results.simulate = { memories: big.memories, seconds: round(simulateS), memories_per_s: Math.round(big.memories / simulateS) };
+
+    log(`importing ${big.memories} memories into a SQLite file`);
+    const store = Store.open(join(dir, 'big.sqlite'));
+    t = performance.now();
+    const imported = importBundle(store, join(dir, 'big'));
+    const importS = (performance.now() - t) / 1000;
+    const rows = imported.agents + imported.memories + imported.edges + imported.queries + imported.labels;
+    results.import = { rows, memories: imported.memories, seconds: round(importS), rows_per_s: Math.round(rows / importS) };
+
+    log('retrieval on the 100k store');
+    const setup = engineSetup();
+    const queries = store.queries();
+    for (const q of queries.slice(0, 20)) initialSlice(store, q, setup.config.k); // warm the page cache
+    const retrieveMs: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (const q of queries) {
+        const s = performance.now();
+        initialSlice(store, q, setup.config.k);
+        retrieveMs.push(performance.now() - s);
+      }
+    }
+    const r = summary(retrieveMs);
+    results.retrieval_ms = { store_memories: imported.memories, k: setup.config.k, p50: round(r.p50), p99: round(r.p99), mean: round(r.mean), n: r.n };
+
+    log('arbitration (heuristic provider) per slice');
+    const slices = queries.map((q) => ({ q, slice: initialSlice(store, q, setup.config.k) }));
+    const arbitrateUs: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      for (const { q, slice } of slices) {
+        const edges = store.edgesAmong(slice.map((m) => m.id));
+        const s = performance.now();
+        await analyseSlice(setup, q, slice, edges);
+        arbitrateUs.push((performance.now() - s) * 1000);
+      }
+    }
+    const a = summary(arbitrateUs);
+    const episodeMs: number[] = [];
+    for (const { q } of slices) {
+      const s = performance.now();
+      await runEpisode({ ...setup, source: store }, q, { method: 'cama' });
+      episodeMs.push(performance.now() - s);
+    }
+    const e = summary(episodeMs);
+    results.arbitration = {
+      provider: setup.model.name,
+      us_per_slice_p50: round(a.p50, 1),
+      us_per_slice_p99: round(a.p99, 1),
+      episode_ms_p50: round(e.p50),
+      episode_ms_p99: round(e.p99),
+    };
+    store.close();
+
+    log('evaluation throughput on the default test config');
+    const testCfg = simulatorConfig({ name: 'test', seed: 3003, world: { subjects: 100 }, queries: { count: 200 } });
+    await simulate(testCfg, join(dir, 'test'));
+    const testStore = Store.open(':memory:');
+    importBundle(testStore, join(dir, 'test'));
+    t = performance.now();
+    const report = await evaluate(testStore, { bundle: 'test', methods: METHODS, context: setup });
+    const evalS = (performance.now() - t) / 1000;
+    results.eval = { queries: report.n_queries, methods: METHODS.length, seconds: round(evalS), queries_per_s: round(report.n_queries / evalS, 1) };
+    testStore.close();
+
+    const mem = process.memoryUsage();
+    results.memory_mb = { rss: Math.round(mem.rss / 2 ** 20), heap_used: Math.round(mem.heapUsed / 2 ** 20) };
+    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
