@@ -75,6 +75,28 @@ export interface StepRecord {
   timings: StepTimings;
 }
 
+/** The part of a step that the arbitration of one slice determines (a what-if recomputes exactly this). */
+export type SliceArbitration = Pick<
+  StepRecord,
+  | 'sliceIds'
+  | 'edges'
+  | 'hypotheses'
+  | 'support'
+  | 'scorer'
+  | 'assignment'
+  | 'provider'
+  | 'kappa'
+  | 'slotPresence'
+  | 'slotShares'
+  | 'nEff'
+  | 'slotSupport'
+  | 'reliability'
+  | 'logits'
+  | 'posterior'
+  | 'entropy'
+  | 'sufficient'
+>;
+
 /** Which initial slice an episode started from (BUNDLE.md: corr/ind variants). */
 export type SliceVariant = 'base' | 'corr' | 'ind';
 

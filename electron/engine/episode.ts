@@ -3,7 +3,7 @@
 
 import { performance } from 'node:perf_hooks';
 import type { ClaimKey, ProvenanceEdge, Query } from '../../shared/domain';
-import type { EpisodeRecord, OfferedAction, RecoveryAction, SliceVariant, StepRecord } from '../../shared/episode';
+import type { EpisodeRecord, OfferedAction, RecoveryAction, SliceArbitration, SliceVariant, StepRecord } from '../../shared/episode';
 import { type Arbitration, arbitrate, decisionState, isSufficient } from '../../shared/math/cama';
 import { type Matrix, toRows } from '../../shared/math/matrix';
 import type { EngineConfig } from './config';
@@ -164,12 +164,15 @@ export async function runEpisode(deps: EngineDeps, query: Query, opts: EpisodeOp
     const addedEdges = addedIds.length > 0 ? diffEdges(source.edgesAmong(next.map((m) => m.id)), edges) : [];
     const applyMs = performance.now() - start;
 
-    steps.push(stepRecord(t, slice, edges, analysis, decision, sufficient, offered, chosen, addedIds, addedEdges, {
-      retrieveMs,
-      assignMs: analysis.assignMs,
-      arbitrateMs: analysis.arbitrateMs,
-      policyMs,
-    }));
+    steps.push({
+      t,
+      ...analysisFields(ids, edges, analysis, config),
+      decisionState: Array.from(decision),
+      offered,
+      chosen,
+      added: { memoryIds: addedIds, edges: addedEdges },
+      timings: { retrieveMs, assignMs: analysis.assignMs, arbitrateMs: analysis.arbitrateMs, policyMs },
+    });
     if (!chosen || chosen.kind === 'stop') break;
     slice = next;
     retrieveMs = applyMs;
@@ -192,23 +195,16 @@ function diffEdges(after: readonly ProvenanceEdge[], before: readonly Provenance
   return after.filter((e) => !had.has(`${e.child}\u0000${e.parent}`));
 }
 
-function stepRecord(
-  t: number,
-  slice: readonly SliceMemory[],
+/** The step-record fields one slice's arbitration determines. */
+export function analysisFields(
+  sliceIds: readonly string[],
   edges: readonly ProvenanceEdge[],
   a: SliceAnalysis,
-  decision: Float64Array,
-  sufficient: boolean,
-  offered: OfferedAction[],
-  chosen: OfferedAction | null,
-  addedIds: string[],
-  addedEdges: ProvenanceEdge[],
-  timings: StepRecord['timings'],
-): StepRecord {
+  thresholds: { tauN: number; tauH: number },
+): SliceArbitration {
   const arb = a.arbitration;
   return {
-    t,
-    sliceIds: slice.map((m) => m.id),
+    sliceIds: [...sliceIds],
     edges: edges.map((e) => ({ ...e })),
     hypotheses: a.hypotheses.map((h) => h.value),
     support: toRows(a.support.support),
@@ -224,11 +220,6 @@ function stepRecord(
     logits: Array.from(arb.logits),
     posterior: Array.from(arb.posterior),
     entropy: arb.entropy,
-    decisionState: Array.from(decision),
-    sufficient,
-    offered,
-    chosen,
-    added: { memoryIds: addedIds, edges: addedEdges },
-    timings,
+    sufficient: isSufficient(arb.nEff, arb.entropy, a.hypotheses.length, thresholds),
   };
 }

@@ -14,7 +14,7 @@ const probability = (value: number, what: string) => z.number().min(0).max(1).de
 
 export const SimulatorConfigSchema = z
   .object({
-    name: z.string().default('default').describe('a name written into the bundle summary'),
+    name: z.string().default('default').describe('a name for the run, printed in the summary line'),
     seed: z.number().int().min(0).default(1).describe('the seed (the CLI --seed overrides it); splits are disjoint by seed'),
     world: z
       .object({

@@ -53,12 +53,25 @@ export async function simulate(
     queried.forEach((key, i) => {
       const query = makeQuery(key, i + 1, askRng);
       const slice = initialSlice(store, toQuery(query), config.retrievalK);
-      query.tags = tagsFor(key, query, slice, onKey.get(keyId(key)) ?? []);
       query.corr_ids = correlatedVariant(world, key, slice, variantRng).map((m) => m.id);
       query.ind_ids = independentVariant(world, key, variantRng).map((m) => m.id);
       rows.push(query);
-      onProgress?.(i + 1, queried.length);
     });
+    // Tags are decided on the slices of the bundle as written: its corr / ind memories are never
+    // retrieved, but they sit in the same full-text index and shift BM25's statistics.
+    const written = Store.open(':memory:');
+    try {
+      writeJsonlBundle(scratch, bundleFiles(world, []));
+      importBundle(written, scratch);
+      rows.forEach((query, i) => {
+        const key = queried[i] as KeyCase;
+        const slice = initialSlice(written, toQuery(query), config.retrievalK);
+        query.tags = tagsFor(key, query, slice, onKey.get(keyId(key)) ?? []);
+        onProgress?.(i + 1, queried.length);
+      });
+    } finally {
+      written.close();
+    }
     writeJsonlBundle(out, bundleFiles(world, rows));
     const tags: Record<string, number> = {};
     for (const q of rows) for (const t of q.tags) tags[t] = (tags[t] ?? 0) + 1;

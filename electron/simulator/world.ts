@@ -230,11 +230,16 @@ export class WorldBuilder {
   ): { memory: MemoryRow; parents: string[] } {
     const { evidence } = this.config;
     const claim = parent.claims.find((c) => c.subject === key.subject && c.attribute === key.attribute.name) as ClaimRow;
-    const parentWording = this.wording.get(parent.id) ?? { attrSurface: key.attribute.name };
+    // The parent's wording is this key's only when the parent was written about this key (a summary
+    // written for another key words that key's attribute, not this one).
+    const own = parent.claims[0];
+    const aboutThisKey = own !== undefined && own.subject === key.subject && own.attribute === key.attribute.name;
+    const parentWording = (aboutThisKey ? this.wording.get(parent.id) : undefined) ?? { attrSurface: key.attribute.name };
     const summariser = kind === 'summary' && this.agents.some((a) => a.role === 'summariser');
     const agent = rng.pick(this.byRole(summariser ? 'summariser' : 'relay'));
     const parents = [parent.id];
-    const claims: ClaimRow[] = [{ ...claim }];
+    // A verbatim copy repeats every claim of its parent (a copied merged summary keeps both facts).
+    const claims: ClaimRow[] = kind === 'copy' ? parent.claims.map((c) => ({ ...c })) : [{ ...claim }];
     let earliest = parent.time;
     let text: string;
     let attrSurface = parentWording.attrSurface;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { importBundle } from '../../electron/bundle/import';
-import { engineSetup } from '../../electron/cli/commands/engine';
+import { engineSetup } from '../../electron/engine/setup';
 import { analyseSlice, runEpisode } from '../../electron/engine/episode';
 import { initialSlice } from '../../electron/engine/retrieve';
 import { evaluate } from '../../electron/eval/harness';

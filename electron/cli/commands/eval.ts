@@ -3,7 +3,8 @@
 
 import { Command } from 'commander';
 import { DEFAULT_METHODS, resolveMethods } from '../../eval/methods';
-import { type EvalReport, evaluate, type QueryResult } from '../../eval/harness';
+import { type EvalReport, evaluate } from '../../eval/harness';
+import { evaluateAndSave } from '../../eval/persist';
 import { progressBar } from '../progress';
 import { fixed, formatTable } from '../table';
 import { describeSetup, engineSetup } from './engine';
@@ -21,33 +22,11 @@ export function evalCommand(): Command {
       const methods = resolveMethods(opts.methods ? opts.methods.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_METHODS);
       const setup = engineSetup(opts.engineConfig);
       const { store, label } = openData(opts);
-      const persist = opts.store !== undefined;
       const bar = progressBar('eval');
       try {
-        const runId = persist ? store.createEvalRun(label, { methods: methods.map((m) => m.name), engine: setup.config }) : null;
-        const pending: QueryResult[] = [];
-        const report = await evaluate(store, {
-          bundle: label,
-          methods,
-          context: setup,
-          onProgress: (d, t) => bar.update(d, t),
-          onResult: persist ? (r) => pending.push(r) : undefined,
-        });
+        const run = { bundle: label, methods, context: setup, onProgress: (d: number, t: number) => bar.update(d, t) };
+        const report = opts.store !== undefined ? (await evaluateAndSave(store, run)).report : await evaluate(store, run);
         bar.stop();
-        if (runId !== null) {
-          store.addEvalResults(
-            runId,
-            pending.map((r) => ({
-              queryId: r.queryId,
-              method: r.method,
-              variant: r.variant,
-              predicted: r.predicted,
-              correct: r.correct,
-              episodeId: r.episode ? store.saveEpisode(r.episode) : null,
-            })),
-          );
-          store.finishEvalRun(runId, report);
-        }
         process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `${renderReport(report)}\n${describeSetup(setup)}\n`);
       } finally {
         bar.stop();

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { describeConfig, simulatorConfig } from '../../simulator/config';
+import { z } from 'zod';
+import { describeConfig, type SimulatorConfig, simulatorConfig } from '../../simulator/config';
 import { simulate } from '../../simulator/simulate';
 import { progressBar } from '../progress';
 import { formatTable } from '../table';
@@ -28,7 +29,13 @@ export function simulateCommand(): Command {
       }
       if (!opts.out) throw new Error('simulate: --out DIR is required');
       const raw = opts.config ? readConfig(opts.config) : {};
-      const config = simulatorConfig({ ...raw, ...(opts.seed !== undefined ? { seed: opts.seed } : {}) });
+      let config: SimulatorConfig;
+      try {
+        config = simulatorConfig({ ...raw, ...(opts.seed !== undefined ? { seed: opts.seed } : {}) });
+      } catch (err) {
+        if (err instanceof z.ZodError) throw new Error(`${opts.config ?? 'the default config'}: ${z.prettifyError(err)}`);
+        throw err;
+      }
       const bar = progressBar('simulate');
       const summary = await simulate(config, resolve(opts.out), (d, t) => bar.update(d, t)).finally(() => bar.stop());
       const tags = Object.entries(summary.tags)

@@ -1,0 +1,61 @@
+// `cama eval` on a bundle the CLI itself simulated: --json prints one JSON object, the table names every
+// method, and an unknown method is refused with the list of known ones.
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_METHODS } from '../../electron/eval/methods';
+import { ROOT, cama, ok, tempDir } from './helpers';
+
+const METRICS = ['accuracy', 'cmr', 'rs', 'ieg', 'err', 'n_minor', 'n_rec', 'ms_per_query'];
+let bundle: string;
+
+beforeAll(() => {
+  const base = JSON.parse(fs.readFileSync(path.join(ROOT, 'resources/configs/simulator-test.json'), 'utf8'));
+  const config = path.join(tempDir(), 'small.json');
+  fs.writeFileSync(config, JSON.stringify({ ...base, world: { ...base.world, subjects: 12 }, queries: { ...base.queries, count: 12 } }));
+  bundle = path.join(tempDir(), 'sim-5');
+  ok(cama('simulate', '--config', config, '--seed', '5', '--out', bundle));
+});
+
+describe('cama eval', () => {
+  it('--json prints exactly one JSON line with the report for the methods asked for', () => {
+    const r = ok(cama('eval', '--bundle', bundle, '--json', '--methods', 'majority_vote,cama'));
+    const lines = r.stdout.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe('');
+    const report = JSON.parse(lines[0]!) as {
+      bundle: string;
+      n_queries: number;
+      methods: Record<string, Record<string, number | null>>;
+    };
+    expect(report.bundle).toBe('sim-5');
+    expect(report.n_queries).toBe(12);
+    expect(Object.keys(report.methods)).toEqual(['majority_vote', 'cama']);
+    for (const [name, m] of Object.entries(report.methods)) {
+      for (const k of METRICS) expect(m, `${name}.${k}`).toHaveProperty(k);
+      expect(m.accuracy, name).toBeGreaterThanOrEqual(0);
+      expect(m.accuracy, name).toBeLessThanOrEqual(100);
+      expect(Number.isInteger(m.n_minor) && Number.isInteger(m.n_rec), name).toBe(true);
+      expect(m.ms_per_query, name).toBeGreaterThanOrEqual(0);
+    }
+    // Both methods see the same queries, so the same D_minor and D_rec.
+    expect(report.methods.cama!.n_minor).toBe(report.methods.majority_vote!.n_minor);
+    expect(report.methods.cama!.n_rec).toBe(report.methods.majority_vote!.n_rec);
+  });
+
+  it('without --json prints a table with a row for every method', () => {
+    const r = ok(cama('eval', '--bundle', bundle));
+    expect(r.stdout).toContain('sim-5: 12 queries');
+    const header = r.stdout.split('\n').find((l) => l.startsWith('method'));
+    expect(header).toMatch(/^method\s+Acc\s+CMR/);
+    for (const name of DEFAULT_METHODS) expect(r.stdout).toMatch(new RegExp(`^${name}\\s+\\d`, 'm'));
+  });
+
+  it('--methods nope exits 1 and names the known methods', () => {
+    const r = cama('eval', '--bundle', bundle, '--methods', 'nope', '--json');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('unknown method "nope"');
+    for (const name of DEFAULT_METHODS) expect(r.stderr).toContain(name);
+  });
+});

@@ -1,0 +1,33 @@
+// `cama --help` and `cama <command> --help` print usage and exit 0 for every command.
+import { describe, expect, it } from 'vitest';
+import { cama, ok } from './helpers';
+
+const COMMANDS: Record<string, string[]> = {
+  simulate: ['--config', '--seed', '--out', '--print-config', '--describe'],
+  import: ['--store', '--bundle'],
+  export: ['--store', '--out'],
+  eval: ['--bundle', '--store', '--methods', '--engine-config', '--json'],
+  episode: ['--query', '--bundle', '--store', '--engine-config', '--json'],
+  calibrate: ['--bundle', '--engine-config', '--step-cost', '--out'],
+};
+
+describe('cama --help', () => {
+  it('lists every command', () => {
+    const r = ok(cama('--help'));
+    expect(r.stdout).toContain('Usage: cama');
+    for (const name of Object.keys(COMMANDS)) expect(r.stdout).toMatch(new RegExp(`^\\s+${name}\\b`, 'm'));
+  });
+
+  it.each(Object.entries(COMMANDS))('cama %s --help prints its usage and options, exit 0', (name, options) => {
+    const r = ok(cama(name, '--help'));
+    expect(r.stdout).toContain(`Usage: cama ${name}`);
+    for (const o of options) expect(r.stdout, o).toContain(o);
+    expect(r.stderr).toBe('');
+  });
+
+  it('an unknown command exits non-zero and says so', () => {
+    const r = cama('simulat');
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('simulat');
+  });
+});

@@ -1,0 +1,64 @@
+// CLI test helpers: the real `cama` CLI spawned as a child process (node --import tsx electron/cli/main.ts),
+// from the repository root, with its own temporary folders. No mocks.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+import { simulatorConfig } from '../../electron/simulator/config';
+import { simulate } from '../../electron/simulator/simulate';
+import { Store } from '../../electron/store/store';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+export function tempDir(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'cama-clitest-'));
+  dirs.push(d);
+  return d;
+}
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `cama ...args` to completion. stderr is not a terminal, so no progress bars are drawn. */
+export function cama(...args: string[]): CliResult {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** `r` exited 0; otherwise fails showing what the command printed. */
+export function ok(r: CliResult): CliResult {
+  if (r.status !== 0) throw new Error(`cama exited ${r.status}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+  return r;
+}
+
+/** A small simulated bundle (in-process: the CLI's own simulate is tested in simulate.test.ts). */
+export async function smallBundle(seed = 3, dir = path.join(tempDir(), 'bundle')): Promise<string> {
+  await simulate(simulatorConfig({ seed, world: { subjects: 12 }, queries: { count: 12 } }), dir);
+  return dir;
+}
+
+/** Opens the store file after the CLI process has exited, reads from it and closes it. */
+export function withStore<T>(file: string, read: (store: Store) => T): T {
+  const store = Store.open(file);
+  try {
+    return read(store);
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,91 @@
+// `cama import` and `cama export` on store files: a broken bundle is refused naming file, line and field and
+// leaves the store as it was; export round-trips.
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cama, ok, smallBundle, tempDir, withStore } from './helpers';
+
+let good: string;
+let broken: string;
+
+beforeAll(async () => {
+  good = await smallBundle(3);
+  // The same bundle with line 7 of memories.jsonl missing its "agent".
+  broken = path.join(tempDir(), 'broken');
+  fs.cpSync(good, broken, { recursive: true });
+  const file = path.join(broken, 'memories.jsonl');
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const row = JSON.parse(lines[6]!) as Record<string, unknown>;
+  expect(row.agent).toEqual(expect.any(String));
+  delete row.agent;
+  lines[6] = JSON.stringify(row);
+  fs.writeFileSync(file, lines.join('\n'));
+});
+
+const lineCount = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
+
+describe('cama import', () => {
+  it('imports a bundle into a new store file', () => {
+    const store = path.join(tempDir(), 'store.db');
+    const r = ok(cama('import', '--store', store, '--bundle', good));
+    expect(r.stdout).toContain(`imported into ${store}`);
+    const counts = withStore(store, (s) => s.counts());
+    expect(counts.memories).toBe(lineCount(path.join(good, 'memories.jsonl')));
+    expect(counts.edges).toBe(lineCount(path.join(good, 'provenance.jsonl')));
+    expect(counts.queries).toBe(12);
+  });
+
+  it('refuses a broken bundle on top of a good one: exit 1, names memories.jsonl:7 and the field, store unchanged', () => {
+    const store = path.join(tempDir(), 'store.db');
+    ok(cama('import', '--store', store, '--bundle', good));
+    const before = withStore(store, (s) => s.contentDigest());
+    const r = cama('import', '--store', store, '--bundle', broken);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('memories.jsonl:7: field "agent"');
+    expect(r.stderr).toContain('nothing was written');
+    expect(withStore(store, (s) => s.contentDigest())).toBe(before);
+  });
+
+  it('refuses the broken bundle into a fresh store with that one error, and leaves the store empty', () => {
+    const store = path.join(tempDir(), 'store.db');
+    const r = cama('import', '--store', store, '--bundle', broken);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('1 error');
+    expect(r.stderr).toContain('memories.jsonl:7: field "agent": expected a string, but it is missing');
+    expect(withStore(store, (s) => s.counts())).toEqual({ agents: 0, memories: 0, edges: 0, queries: 0, labels: 0, episodes: 0 });
+  });
+});
+
+describe('cama export', () => {
+  it('round-trips: re-importing the export gives the same store digest, and the files are unchanged', () => {
+    const dir = tempDir();
+    const first = path.join(dir, 'first.db');
+    ok(cama('import', '--store', first, '--bundle', good));
+    const out = path.join(dir, 'exported');
+    const r = ok(cama('export', '--store', first, '--out', out));
+    expect(r.stdout).toContain(`exported ${first} to ${out}`);
+
+    const second = path.join(dir, 'second.db');
+    ok(cama('import', '--store', second, '--bundle', out));
+    expect(withStore(second, (s) => s.contentDigest())).toBe(withStore(first, (s) => s.contentDigest()));
+
+    // The simulator writes BUNDLE.md's field order, so the export reproduces its files byte for byte.
+    expect(fs.readdirSync(out).sort()).toEqual(fs.readdirSync(good).sort());
+    for (const name of fs.readdirSync(good)) {
+      expect(fs.readFileSync(path.join(out, name)).equals(fs.readFileSync(path.join(good, name))), name).toBe(true);
+    }
+  });
+
+  it('refuses to write over a folder that is not a bundle', () => {
+    const dir = tempDir();
+    const store = path.join(dir, 'store.db');
+    ok(cama('import', '--store', store, '--bundle', good));
+    const target = path.join(dir, 'precious');
+    fs.mkdirSync(target);
+    fs.writeFileSync(path.join(target, 'notes.txt'), 'keep me');
+    const r = cama('export', '--store', store, '--out', target);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('notes.txt');
+    expect(fs.readdirSync(target)).toEqual(['notes.txt']);
+  });
+});

@@ -1,0 +1,149 @@
+// Simulator test helpers: small seeded worlds written into temporary folders, read back as plain rows or
+// imported into a real SQLite store (a file in the same temporary folder). No mocks.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll } from 'vitest';
+import type { ClaimKey, Query } from '../../shared/domain';
+import { importBundle } from '../../electron/bundle/import';
+import { claimMatchesKey } from '../../electron/engine/hypotheses';
+import { simulatorConfig } from '../../electron/simulator/config';
+import { simulate } from '../../electron/simulator/simulate';
+import { Store } from '../../electron/store/store';
+
+const dirs: string[] = [];
+const stores: Store[] = [];
+
+afterAll(() => {
+  for (const s of stores.splice(0)) s.close();
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+export function tempDir(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'cama-simtest-'));
+  dirs.push(d);
+  return d;
+}
+
+// --- the bundle's rows as the simulator writes them -------------------------------------------------
+
+export interface ClaimLine {
+  subject: string;
+  attribute: string;
+  value: string;
+  polarity?: '+' | '-';
+  factor?: string;
+}
+
+export interface MemoryLine {
+  id: string;
+  agent: string;
+  text: string;
+  kind?: string;
+  time?: number;
+  source_type?: string;
+  observed?: boolean | number;
+  claims?: ClaimLine[];
+  pool?: 'base' | 'corr' | 'ind';
+  factor?: string;
+}
+
+export interface EdgeLine {
+  child: string;
+  parent: string;
+  relation?: string;
+}
+
+export interface QueryLine {
+  id: string;
+  text: string;
+  subject?: string;
+  attribute?: string;
+  answer?: string;
+  as_of?: number;
+  tags?: string[];
+  corr_ids?: string[];
+  ind_ids?: string[];
+}
+
+export interface Bundle {
+  dir: string;
+  memories: MemoryLine[];
+  edges: EdgeLine[];
+  queries: QueryLine[];
+  byId: Map<string, MemoryLine>;
+}
+
+export function readJsonl<T>(file: string): T[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as T);
+}
+
+export function readSimBundle(dir: string): Bundle {
+  const memories = readJsonl<MemoryLine>(path.join(dir, 'memories.jsonl'));
+  return {
+    dir,
+    memories,
+    edges: readJsonl<EdgeLine>(path.join(dir, 'provenance.jsonl')),
+    queries: readJsonl<QueryLine>(path.join(dir, 'queries.jsonl')),
+    byId: new Map(memories.map((m) => [m.id, m])),
+  };
+}
+
+// --- simulating ------------------------------------------------------------------------------------
+
+/** A small world (30 subjects, 40 queries) unless the overrides say otherwise. */
+export const SMALL = { world: { subjects: 30 }, queries: { count: 40 } };
+
+type Json = Record<string, unknown>;
+
+/** `over` merged into `base`, objects recursively (arrays and scalars replace). */
+export function deepMerge(base: Json, over: Json): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const prev = out[k];
+    out[k] =
+      v && typeof v === 'object' && !Array.isArray(v) && prev && typeof prev === 'object' && !Array.isArray(prev)
+        ? deepMerge(prev as Json, v as Json)
+        : v;
+  }
+  return out;
+}
+
+/** Simulates SMALL merged with `overrides` into a fresh folder; returns the bundle folder. */
+export async function simulateInto(overrides: Json = {}, dir = path.join(tempDir(), 'bundle')): Promise<string> {
+  await simulate(simulatorConfig(deepMerge(SMALL, overrides)), dir);
+  return dir;
+}
+
+export async function simulateBundle(overrides: Json = {}): Promise<Bundle> {
+  return readSimBundle(await simulateInto(overrides));
+}
+
+/** A fresh store file holding the bundle in `dir`. */
+export function importedStore(dir: string): Store {
+  const store = Store.open(path.join(tempDir(), 'store.db'));
+  stores.push(store);
+  importBundle(store, dir);
+  return store;
+}
+
+// --- ground truth ----------------------------------------------------------------------------------
+
+export function keyOf(q: QueryLine | Query): ClaimKey {
+  return { subject: q.subject as string, attribute: q.attribute as string };
+}
+
+/** The claim a memory makes on the key (the simulator writes at most one per key). */
+export function claimOn(m: { claims?: readonly ClaimLine[] }, key: ClaimKey): ClaimLine | undefined {
+  return (m.claims ?? []).find((c) => claimMatchesKey(c, key));
+}
+
+export const poolOf = (m: MemoryLine): string => m.pool ?? 'base';
+
+/** Memories derived by the simulator (relays and summaries), as opposed to observations and chatter. */
+export const isDerived = (m: MemoryLine): boolean => m.kind === 'relay' || m.kind === 'summary';

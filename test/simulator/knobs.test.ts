@@ -1,0 +1,115 @@
+// The realism knobs do what their descriptions say, checked statistically on small and moderate worlds
+// with generous tolerances.
+import { describe, expect, it } from 'vitest';
+import { initialSlice } from '../../electron/engine/retrieve';
+import { majorityVote } from '../../electron/eval/baselines';
+import { type Bundle, claimOn, importedStore, isDerived, keyOf, poolOf, simulateBundle, simulateInto } from './helpers';
+
+function recordedParents(b: Bundle): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const e of b.edges) out.set(e.child, [...(out.get(e.child) ?? []), e.parent]);
+  return out;
+}
+
+describe('evidence.provenanceRate and variants.corrProvenanceRate', () => {
+  it('provenanceRate 0 records no edge at all (corr memories follow it when corrProvenanceRate is unset)', async () => {
+    const b = await simulateBundle({ seed: 31, evidence: { provenanceRate: 0 } });
+    expect(b.memories.filter(isDerived).length).toBeGreaterThan(100);
+    expect(b.edges).toEqual([]);
+  });
+
+  it('corrProvenanceRate applies to corr memories only', async () => {
+    const onlyCorr = await simulateBundle({ seed: 32, evidence: { provenanceRate: 0 }, variants: { corrProvenanceRate: 1 } });
+    expect(onlyCorr.edges.length).toBeGreaterThan(0);
+    expect(onlyCorr.edges.filter((e) => poolOf(onlyCorr.byId.get(e.child)!) !== 'corr')).toEqual([]);
+    const parents = recordedParents(onlyCorr);
+    for (const m of onlyCorr.memories.filter((x) => poolOf(x) === 'corr')) expect(parents.get(m.id), m.id).toBeDefined();
+
+    const noCorr = await simulateBundle({ seed: 32, evidence: { provenanceRate: 1 }, variants: { corrProvenanceRate: 0 } });
+    expect(noCorr.edges.length).toBeGreaterThan(0);
+    expect(noCorr.edges.filter((e) => poolOf(noCorr.byId.get(e.child)!) === 'corr')).toEqual([]);
+  });
+
+  it('provenanceRate 1 records every derivation: each relay and summary has edges to every parent its claims come from', async () => {
+    const b = await simulateBundle({ seed: 33, evidence: { provenanceRate: 1 } });
+    const parents = recordedParents(b);
+    const derived = b.memories.filter(isDerived);
+    expect(derived.length).toBeGreaterThan(100);
+    for (const m of derived) {
+      const ps = parents.get(m.id) ?? [];
+      expect(ps.length, m.id).toBeGreaterThan(0);
+      const inherited = new Set(ps.flatMap((p) => (b.byId.get(p)!.claims ?? []).map((c) => c.factor)));
+      for (const c of m.claims ?? []) expect(inherited.has(c.factor), `${m.id}: claim ${c.factor} has no recorded parent`).toBe(true);
+    }
+    // Only derived memories have parents: observations and chatter are roots.
+    for (const child of parents.keys()) expect(isDerived(b.byId.get(child)!), child).toBe(true);
+  });
+
+  it('a rate in between records about that share of derivation edges', async () => {
+    const all = await simulateBundle({ seed: 34, evidence: { provenanceRate: 1 } });
+    const some = await simulateBundle({ seed: 34, evidence: { provenanceRate: 0.5 } });
+    const share = some.edges.length / all.edges.length;
+    expect(share).toBeGreaterThan(0.35);
+    expect(share).toBeLessThan(0.65);
+  });
+});
+
+describe('queries.futureRate', () => {
+  it('futureRate 1: every queried key has memories written after as_of, tagged `future`, and retrieval never returns them', async () => {
+    const dir = await simulateInto({ seed: 35, queries: { futureRate: 1 } });
+    const store = importedStore(dir);
+    const queries = store.queries();
+    expect(queries).toHaveLength(40);
+    for (const q of queries) {
+      const later = store.memoryIdsClaiming(keyOf(q)).filter((id) => store.memory(id)!.time! > q.asOf!);
+      expect(later.length, q.id).toBeGreaterThan(0);
+      expect(q.tags, q.id).toContain('future');
+      const slice = initialSlice(store, q, 10);
+      expect(slice.length, q.id).toBeGreaterThan(0);
+      expect(slice.filter((m) => m.time! > q.asOf!).map((m) => m.id), q.id).toEqual([]);
+    }
+  });
+});
+
+describe('queries.minorityRate and queries.insufficientRate', () => {
+  it('both 0: every query is plain, with no flood source', async () => {
+    const b = await simulateBundle({ seed: 36, queries: { minorityRate: 0, insufficientRate: 0 } });
+    for (const q of b.queries) {
+      expect(q.tags, q.id).toContain('intent:plain');
+      expect(q.tags, q.id).not.toContain('intent:minority');
+      expect(q.tags, q.id).not.toContain('intent:insufficient');
+      expect(q.tags!.filter((t) => t.startsWith('flood:')), q.id).toEqual([]);
+    }
+  });
+
+  it('minorityRate 1: every query is built as a minority case, around a flood source', async () => {
+    const b = await simulateBundle({ seed: 37, queries: { minorityRate: 1, insufficientRate: 0 } });
+    for (const q of b.queries) {
+      expect(q.tags, q.id).toContain('intent:minority');
+      expect(q.tags!.filter((t) => t === 'flood:stale' || t === 'flood:biased'), q.id).toHaveLength(1);
+    }
+    // The flood makes the tag true (decided on the real slice) for most of them.
+    expect(b.queries.filter((q) => q.tags!.includes('minority')).length).toBeGreaterThan(b.queries.length / 2);
+  });
+
+  it('the default config makes majority vote wrong on most `minority` queries (the false majority happens)', async () => {
+    const dir = await simulateInto({ seed: 38, world: { subjects: 60 }, queries: { count: 120 } });
+    const store = importedStore(dir);
+    const minority = store.queries().filter((q) => q.tags.includes('minority'));
+    expect(minority.length).toBeGreaterThan(20);
+    const wrong = minority.filter((q) => majorityVote(initialSlice(store, q, 10), keyOf(q)).answer !== q.answer);
+    expect(wrong.length / minority.length).toBeGreaterThan(0.6);
+  });
+});
+
+describe('variant sizes', () => {
+  it('corrPerQuery and indPerQuery bound the variants of every query whose slice has evidence', async () => {
+    const b = await simulateBundle({ seed: 39, variants: { corrPerQuery: [2, 2], indPerQuery: [3, 3] } });
+    for (const q of b.queries) {
+      expect(q.ind_ids, q.id).toHaveLength(3);
+      expect([0, 2], q.id).toContain(q.corr_ids!.length);
+      for (const id of q.corr_ids!) expect(claimOn(b.byId.get(id)!, keyOf(q)), id).toBeDefined();
+    }
+    expect(b.queries.filter((q) => q.corr_ids!.length === 2).length).toBeGreaterThan(30);
+  });
+});
