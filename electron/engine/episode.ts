@@ -132,7 +132,7 @@ export async function runEpisode(deps: EngineDeps, query: Query, opts: EpisodeOp
           kind: 'trace',
           target: c.child,
           label: `Trace(${c.child})`,
-          reason: `recorded parent ${c.parent} is not in the slice; ${c.children.length} member(s) derive from it`,
+          reason: `recorded parent${c.parents.length > 1 ? 's' : ''} ${c.parents.join(', ')} not in the slice; ${c.children.length} member(s) derive from ${c.parents.length > 1 ? 'them' : 'it'}`,
         });
       }
       if (sufficient) actions.push({ kind: 'stop', label: 'Stop', reason: 'N_eff ≥ τ_N and H(P) ≤ τ_H' });
@@ -158,7 +158,7 @@ export async function runEpisode(deps: EngineDeps, query: Query, opts: EpisodeOp
       next = [...slice, ...retrieve(source, chosen.target, config.kAdd, { asOf: query.asOf, exclude: new Set(ids) })];
     } else if (chosen?.kind === 'trace') {
       const candidate = traces.find((c) => c.child === chosen?.target);
-      if (candidate) next = [...slice, ...source.memories([candidate.parent])];
+      if (candidate) next = [...slice, ...source.memories(candidate.parents)];
     }
     const addedIds = next.slice(slice.length).map((m) => m.id);
     const addedEdges = addedIds.length > 0 ? diffEdges(source.edgesAmong(next.map((m) => m.id)), edges) : [];

@@ -77,29 +77,36 @@ export function provenancePrior(sliceIds: readonly string[], edges: readonly Pro
   return b;
 }
 
-/** A Trace(m_i) the slice allows: m_i's recorded parent is not in the slice. */
+/** A Trace(m_i) the slice allows: m_i has recorded parents that are not in the slice. */
 export interface TraceCandidate {
-  /** The first slice member (in slice order) whose parent is missing. */
+  /** m_i: the first slice member (in slice order) whose missing parents these are. */
   child: string;
-  parent: string;
-  /** Every slice member whose recorded parent this is: Trace adds all their edges at once. */
+  /** Every missing parent of m_i: Trace fetches them all (a summary may have several). */
+  parents: string[];
+  /** Every slice member deriving from one of those parents: their edges arrive with it. */
   children: string[];
 }
 
-/** One candidate per missing parent, in slice order. */
+/** One candidate per slice member with missing parents, skipping members whose parents an earlier one already fetches. */
 export function traceCandidates(
   sliceIds: readonly string[],
   parentsOf: (id: string) => readonly ProvenanceEdge[],
 ): TraceCandidate[] {
   const inSlice = new Set(sliceIds);
-  const byParent = new Map<string, TraceCandidate>();
+  const missing = new Map<string, string[]>();
   for (const id of sliceIds) {
-    for (const edge of parentsOf(id)) {
-      if (inSlice.has(edge.parent)) continue;
-      const existing = byParent.get(edge.parent);
-      if (existing) existing.children.push(id);
-      else byParent.set(edge.parent, { child: id, parent: edge.parent, children: [id] });
-    }
+    const parents = parentsOf(id)
+      .map((e) => e.parent)
+      .filter((p) => !inSlice.has(p));
+    if (parents.length > 0) missing.set(id, [...new Set(parents)]);
   }
-  return [...byParent.values()];
+  const covered = new Set<string>();
+  const out: TraceCandidate[] = [];
+  for (const [child, parents] of missing) {
+    if (parents.every((p) => covered.has(p))) continue;
+    for (const p of parents) covered.add(p);
+    const children = [...missing.entries()].filter(([, ps]) => ps.some((p) => parents.includes(p))).map(([id]) => id);
+    out.push({ child, parents, children });
+  }
+  return out;
 }

@@ -65,18 +65,25 @@ export function heuristicAssignment(input: SliceInput, duplicateThreshold: numbe
     return best;
   };
 
+  // Background keeps a slot of its own (while J > 1): its zero-support rows must never dilute an
+  // evidence slot's β. Evidence groups beyond the remaining slots join a kept group of their stance,
+  // else the last evidence slot.
+  const backgroundGroup = background >= 0 ? (groupOf[background] as number) : -1;
+  const evidenceSlots = backgroundGroup >= 0 && J > 1 ? J - 1 : J;
   const slotOfGroup = new Int32Array(groupCount);
   const kept: Array<{ group: number; stance: number }> = [];
   for (let g = 0; g < groupCount; g++) {
-    if (kept.length < J) {
+    if (g === backgroundGroup) continue;
+    if (kept.length < evidenceSlots) {
       slotOfGroup[g] = kept.length;
       kept.push({ group: g, stance: stance(g) });
       continue;
     }
     const s = stance(g);
     const match = kept.findIndex((k) => k.stance === s && s !== -1);
-    slotOfGroup[g] = match >= 0 ? match : J - 1;
+    slotOfGroup[g] = match >= 0 ? match : kept.length - 1;
   }
+  if (backgroundGroup >= 0) slotOfGroup[backgroundGroup] = Math.min(kept.length, J - 1);
   for (let i = 0; i < K; i++) Z.data[i * J + (slotOfGroup[groupOf[i] as number] as number)] = 1;
   return Z;
 }
