@@ -31,8 +31,11 @@ export interface Prediction {
   episode?: EpisodeRecord;
 }
 
+export type MethodGroup = 'baseline' | 'cama' | 'ablation';
+
 export interface Method {
   name: string;
+  group: MethodGroup;
   description: string;
   predict(ctx: MethodContext, query: Query, initial: readonly SliceMemory[], variant: SliceVariant): Promise<Prediction>;
 }
@@ -40,6 +43,7 @@ export interface Method {
 function vote(name: string, description: string, decide: (ctx: MethodContext, query: Query, slice: readonly SliceMemory[]) => string | null): Method {
   return {
     name,
+    group: 'baseline',
     description,
     predict: async (ctx, query, initial) => ({ answer: decide(ctx, query, initial), steps: 0, retrievals: 1 }),
   };
@@ -48,6 +52,7 @@ function vote(name: string, description: string, decide: (ctx: MethodContext, qu
 function cama(name: string, description: string, overrides: Partial<EngineConfig>): Method {
   return {
     name,
+    group: Object.keys(overrides).length === 0 ? 'cama' : 'ablation',
     description,
     async predict(ctx, query, initial, variant) {
       const episode = await runEpisode({ ...ctx, config: { ...ctx.config, ...overrides } }, query, { method: name, variant, initial });

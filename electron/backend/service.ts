@@ -1,0 +1,204 @@
+// The backend: one service object that both doors (Electron IPC and the web-mode HTTP endpoint) call.
+// Every argument arrives as `unknown` and is parsed against the contract before a handler sees it.
+
+import { existsSync, renameSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import type { z } from 'zod';
+import { type Api, ArgumentError, type CallName, type CallResult, type Envelope, isCallName, parseArgs } from '../../shared/contract';
+import type { JobStatus, RecentStore, StoreInfo } from '../../shared/views';
+import { exportBundle } from '../bundle/export';
+import { BundleImportError } from '../bundle/errors';
+import { type EngineSetup, engineSetup } from '../engine/setup';
+import { DEFAULT_METHODS, METHODS, resolveMethods } from '../eval/methods';
+import { Store } from '../store/store';
+import { ANALYSIS_METHOD } from './analyse';
+import { JobManager, type WorkerEntry } from './jobs';
+import { defaultDataDir, RecentStores } from './paths';
+import { episodeView, memoryView, provenanceGraph, queryRows, whatIf } from './views';
+import type { JobRequest } from './worker-protocol';
+
+export interface ServiceOptions {
+  mode: 'electron' | 'web';
+  version: string;
+  dataDir?: string;
+  /** The shipped resources folder (holds demo/, the bundled demo bundle). */
+  resourcesDir: string;
+  worker: WorkerEntry;
+  /** The native file/folder picker (Electron); absent in web mode. */
+  choosePath?: (args: { kind: 'file' | 'folder'; save?: boolean; title?: string }) => Promise<string | null>;
+}
+
+type Handlers = { [N in CallName]: (args: z.output<Api[N]['args']>) => Promise<CallResult<N>> | CallResult<N> };
+
+export class WorkbenchService {
+  readonly dataDir: string;
+  private store: Store | null = null;
+  private readonly recent: RecentStores;
+  private readonly jobs: JobManager;
+  private readonly setup: EngineSetup = engineSetup();
+
+  constructor(private readonly opts: ServiceOptions) {
+    this.dataDir = opts.dataDir ?? defaultDataDir();
+    this.recent = new RecentStores(this.dataDir);
+    this.jobs = new JobManager(opts.worker);
+  }
+
+  get demoPath(): string {
+    return join(this.dataDir, 'demo.sqlite');
+  }
+
+  /** Any door's entry point: validate, run, and wrap the outcome (never throws). */
+  async dispatch(name: string, raw: unknown): Promise<Envelope<unknown>> {
+    if (!isCallName(name)) return { error: { message: `unknown call "${name}"` } };
+    try {
+      const args = parseArgs(name, raw);
+      const handler = this.handlers[name] as (a: unknown) => unknown;
+      return { result: await handler(args) };
+    } catch (err) {
+      if (err instanceof ArgumentError) return { error: { message: err.message, issues: err.issues } };
+      if (err instanceof BundleImportError) {
+        return { error: { message: err.message, issues: err.errors.map((e) => ({ path: `${e.file}:${e.line ?? ''}`, message: e.message })) } };
+      }
+      return { error: { message: err instanceof Error ? err.message : String(err) } };
+    }
+  }
+
+  recentStores(): RecentStore[] {
+    return this.recent.list();
+  }
+
+  /** Opens a store and makes it current (also used at start-up). */
+  open(path: string): StoreInfo {
+    const abs = resolve(path);
+    const next = Store.open(abs);
+    this.store?.close();
+    this.store = next;
+    this.recent.add(abs);
+    return this.info();
+  }
+
+  /** First start: the demo store, created from the bundled demo bundle when missing. */
+  async openDemo(): Promise<StoreInfo> {
+    if (!existsSync(this.demoPath)) {
+      const bundleDir = join(this.opts.resourcesDir, 'demo');
+      if (!existsSync(join(bundleDir, 'memories.jsonl'))) throw new Error(`the bundled demo is missing: ${bundleDir}/memories.jsonl`);
+      const finished = await this.runJob({ kind: 'demo', storePath: `${this.demoPath}.partial`, bundleDir }, 'creating the demo store');
+      if (finished.state !== 'done') throw new Error(`creating the demo store failed: ${finished.error}`);
+      renameSync(`${this.demoPath}.partial`, this.demoPath);
+    }
+    return this.open(this.demoPath);
+  }
+
+  close(): void {
+    this.store?.close();
+    this.store = null;
+  }
+
+  private current(): Store {
+    if (!this.store) throw new Error('no store is open: open one, or open the demo, first');
+    return this.store;
+  }
+
+  private info(): StoreInfo {
+    const store = this.current();
+    return {
+      path: store.path,
+      name: basename(store.path),
+      counts: store.counts(),
+      analysed: new Set(store.listEpisodes({ method: ANALYSIS_METHOD, variant: 'base' }).map((e) => e.queryId)).size,
+      model: { name: this.setup.model.name, heuristic: this.setup.model.heuristic },
+      policy: { name: this.setup.policy.name, heuristic: this.setup.policy.heuristic },
+    };
+  }
+
+  private startJob(request: JobRequest, message: string): JobStatus {
+    return this.jobs.start(request.kind, request, message).status;
+  }
+
+  private runJob(request: JobRequest, message: string): Promise<JobStatus> {
+    return this.jobs.start(request.kind, request, message).done;
+  }
+
+  private readonly handlers: Handlers = {
+    session: () => ({
+      mode: this.opts.mode,
+      version: this.opts.version,
+      store: this.store ? this.info() : null,
+      recent: this.recent.list(),
+      demoPath: this.demoPath,
+    }),
+    openStore: ({ path }) => this.open(path),
+    openDemo: () => this.openDemo(),
+    startImport: ({ dir }) => this.startJob({ kind: 'import', storePath: this.current().path, dir: resolve(dir) }, 'importing'),
+    exportBundle: ({ dir }) => {
+      const summary = exportBundle(this.current(), resolve(dir));
+      return { dir: resolve(dir), files: summary.files };
+    },
+    startGenerateDemo: ({ seed, queries, path }) => {
+      const target = resolve(path);
+      if (existsSync(target)) throw new Error(`${target} already exists: choose a new file for the generated store`);
+      const job = this.jobs.start('demo', { kind: 'demo', storePath: target, seed, queries }, 'generating a demo');
+      void job.done.then((s) => {
+        if (s.state === 'done') this.open(target);
+      });
+      return job.status;
+    },
+    startAnalyse: () => this.startJob({ kind: 'analyse', storePath: this.current().path }, 'analysing'),
+    startEval: ({ methods }) => {
+      const names = methods ?? DEFAULT_METHODS;
+      resolveMethods(names); // unknown names fail here, with the list of known ones
+      const store = this.current();
+      return this.startJob({ kind: 'eval', storePath: store.path, methods: names, label: basename(store.path) }, 'evaluating');
+    },
+    job: ({ id }) => this.jobs.status(id),
+    queries: () => queryRows(this.current()),
+    episode: ({ id }) => episodeView(this.current(), id),
+    memory: ({ id }) => memoryView(this.current(), id),
+    provenance: ({ ids, depth }) => provenanceGraph(this.current(), ids, depth),
+    whatIf: (args) => whatIf(this.current(), this.setup, args),
+    evalMethods: () => METHODS.map((m) => ({ name: m.name, group: m.group, description: m.description })),
+    evalRuns: () =>
+      this.current()
+        .evalRunList()
+        .reverse()
+        .map((r) => ({ id: r.id, bundle: r.bundle, createdAt: r.createdAt, finished: r.summary !== null, methods: methodsOf(r.config) })),
+    evalRun: ({ id }) => {
+      const store = this.current();
+      const run = store.evalRun(id);
+      if (!run) throw new Error(`no evaluation run ${id} in this store`);
+      const questions = new Map(store.queries().map((q) => [q.id, q]));
+      const results = store
+        .evalResults(id)
+        .filter((r) => r.variant === 'base')
+        .map((r) => ({
+          queryId: r.queryId,
+          question: questions.get(r.queryId)?.text ?? '',
+          gold: questions.get(r.queryId)?.answer ?? null,
+          method: r.method,
+          predicted: r.predicted,
+          correct: r.correct,
+          episodeId: r.episodeId ?? null,
+        }));
+      return {
+        id: run.id,
+        bundle: run.bundle,
+        createdAt: run.createdAt,
+        finished: run.summary !== null,
+        methods: methodsOf(run.config),
+        report: (run.summary ?? null) as never,
+        results,
+      };
+    },
+    addLabel: (label) => ({ id: this.current().addLabel({ ...label, time: new Date().toISOString() }) }),
+    labels: () => this.current().labels(),
+    choosePath: (args) => {
+      if (!this.opts.choosePath) throw new Error('web mode cannot open your file dialogs: type the path (it is read on the machine running the server)');
+      return this.opts.choosePath(args);
+    },
+  };
+}
+
+function methodsOf(config: unknown): string[] {
+  const methods = (config as { methods?: unknown } | null)?.methods;
+  return Array.isArray(methods) ? methods.filter((m): m is string => typeof m === 'string') : [];
+}

@@ -1,0 +1,135 @@
+// The workbench's read models, derived from the store and the episode records on request.
+
+import type { ProvenanceEdge } from '../../shared/domain';
+import type { EpisodeRecord } from '../../shared/episode';
+import type { EpisodeView, GraphView, MemoryView, QueryRow, WhatIfResult } from '../../shared/views';
+import { majorityVote } from '../eval/baselines';
+import { engineConfig } from '../engine/config';
+import { analyseSlice, analysisFields, argmax } from '../engine/episode';
+import { queryKey } from '../engine/hypotheses';
+import type { EngineSetup } from '../engine/setup';
+import { normalize } from '../engine/text';
+import type { Store } from '../store/store';
+import { ANALYSIS_METHOD } from './analyse';
+
+function same(a: string | null, b: string | null | undefined): boolean {
+  return a !== null && b !== null && b !== undefined && normalize(a) === normalize(b);
+}
+
+/** The newest analysis episode per query. */
+function latestEpisodes(store: Store): Map<string, number> {
+  const latest = new Map<string, number>();
+  for (const e of store.listEpisodes({ method: ANALYSIS_METHOD, variant: 'base' })) latest.set(e.queryId, e.id);
+  return latest;
+}
+
+export function queryRows(store: Store): QueryRow[] {
+  const latest = latestEpisodes(store);
+  return store.queries().map((q) => {
+    const episodeId = latest.get(q.id) ?? null;
+    const episode = episodeId !== null ? store.episode(episodeId) : null;
+    const first = episode?.steps[0];
+    const last = episode?.steps[episode.steps.length - 1];
+    let majority: string | null = null;
+    if (first) {
+      const slice = store.memories(first.sliceIds);
+      majority = majorityVote(slice, queryKey(q, slice)).answer;
+    }
+    const cama = episode?.answer ?? null;
+    const gold = q.answer ?? null;
+    const majorityCorrect = gold === null || !first ? null : same(majority, gold);
+    const camaCorrect = gold === null || !episode ? null : same(cama, gold);
+    const flip = episode !== null && majority !== null && !same(majority, cama);
+    return {
+      id: q.id,
+      text: q.text,
+      answer: gold,
+      tags: q.tags,
+      majority,
+      cama,
+      majorityCorrect,
+      camaCorrect,
+      falseMajority: majorityCorrect === false || (gold === null && flip),
+      flip,
+      insufficient: q.tags.includes('insufficient') || (first ? !first.sufficient : false),
+      nEff0: first?.nEff ?? null,
+      nEffFinal: last?.nEff ?? null,
+      steps: episode ? episode.steps.filter((s) => s.chosen && s.chosen.kind !== 'stop').length : 0,
+      episodeId,
+    };
+  });
+}
+
+export function memoryView(store: Store, id: string): MemoryView {
+  const m = store.memory(id);
+  if (!m) throw new Error(`no memory "${id}" in this store`);
+  return { ...m, agentName: store.agent(m.agent)?.name, parents: store.parentsOf(id), children: store.childrenOf(id) };
+}
+
+export function episodeView(store: Store, id: number): EpisodeView {
+  const episode = store.episode(id) as EpisodeRecord & { id: number };
+  const query = store.query(episode.queryId);
+  if (!query) throw new Error(`episode ${id} names query "${episode.queryId}", which this store does not hold`);
+  const ids = [...new Set(episode.steps.flatMap((s) => s.sliceIds))];
+  const memories: Record<string, MemoryView> = {};
+  for (const mid of ids) memories[mid] = memoryView(store, mid);
+  const inEpisode = new Set(ids);
+  const agents = [...new Set(ids.map((mid) => memories[mid]?.agent as string))].map((a) => store.agent(a) ?? { id: a });
+  const labels = store.labels().filter((l) => inEpisode.has(l.a) && inEpisode.has(l.b));
+  const votes = episode.steps.map((s) => {
+    const slice = s.sliceIds.map((mid) => memories[mid]).filter((m): m is MemoryView => m !== undefined);
+    // In the vote's own order (first supporter's rank), so the first top count is the baseline's pick
+    // even on ties; hypotheses nobody asserts follow with 0.
+    const tally = majorityVote(slice, queryKey(query, slice)).tally.map((x) => ({ value: x.value, count: x.weight }));
+    return [...tally, ...s.hypotheses.filter((h) => !tally.some((x) => same(x.value, h))).map((h) => ({ value: h, count: 0 }))];
+  });
+  return { episode, query, memories, agents, labels, votes };
+}
+
+/** The memories plus their recorded ancestors up to `depth` generations, and every edge among them. */
+export function provenanceGraph(store: Store, ids: readonly string[], depth: number): GraphView {
+  const seen = new Set(ids);
+  let frontier = [...ids];
+  for (let d = 0; d < depth && frontier.length > 0; d++) {
+    const next: string[] = [];
+    for (const id of frontier) {
+      for (const e of store.parentsOf(id)) {
+        if (!seen.has(e.parent)) {
+          seen.add(e.parent);
+          next.push(e.parent);
+        }
+      }
+    }
+    frontier = next;
+  }
+  const all = [...seen];
+  return { nodes: all.map((id) => memoryView(store, id)), edges: store.edgesAmong(all) };
+}
+
+const edgeKey = (e: ProvenanceEdge): string => `${e.child}\u0000${e.parent}`;
+
+/** A step's arbitration recomputed with memories switched off and edges added or removed. */
+export async function whatIf(
+  store: Store,
+  setup: EngineSetup,
+  req: { episodeId: number; t: number; disabled: readonly string[]; addEdges: readonly ProvenanceEdge[]; removeEdges: readonly ProvenanceEdge[] },
+): Promise<WhatIfResult> {
+  const episode = store.episode(req.episodeId);
+  const step = episode.steps.find((s) => s.t === req.t);
+  if (!step) throw new Error(`episode ${req.episodeId} has no step t=${req.t} (it has ${episode.steps.length})`);
+  const query = store.query(episode.queryId);
+  if (!query) throw new Error(`episode ${req.episodeId} names an unknown query "${episode.queryId}"`);
+  const off = new Set(req.disabled);
+  const sliceIds = step.sliceIds.filter((id) => !off.has(id));
+  const inSlice = new Set(sliceIds);
+  const removed = new Set(req.removeEdges.map(edgeKey));
+  const edges = [...step.edges.filter((e) => !removed.has(edgeKey(e))), ...req.addEdges].filter(
+    (e, i, all) => inSlice.has(e.child) && inSlice.has(e.parent) && all.findIndex((x) => edgeKey(x) === edgeKey(e)) === i,
+  );
+  // The episode's own thresholds and budget, not whatever the app runs with today.
+  const { model: _model, policy: _policy, ...stored } = episode.config as Record<string, unknown>;
+  const config = engineConfig(stored);
+  const a = await analyseSlice({ ...setup, config }, query, store.memories(sliceIds), edges);
+  const top = argmax(a.arbitration.posterior);
+  return { step: analysisFields(sliceIds, edges, a, config), answer: top >= 0 ? (a.hypotheses[top]?.value ?? null) : null };
+}

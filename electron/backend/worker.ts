@@ -1,0 +1,71 @@
+// A job worker: opens its own connection to the store (WAL lets the window keep reading) and does one
+// job, reporting progress to the backend.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { importBundle } from '../bundle/import';
+import { engineSetup } from '../engine/setup';
+import { resolveMethods } from '../eval/methods';
+import { evaluateAndSave } from '../eval/persist';
+import { simulatorConfig } from '../simulator/config';
+import { simulate } from '../simulator/simulate';
+import { Store } from '../store/store';
+import { analyseStore } from './analyse';
+import type { JobRequest, WorkerMessage } from './worker-protocol';
+
+function post(msg: WorkerMessage): void {
+  parentPort?.postMessage(msg);
+}
+
+const progress = (message: string) => (done: number, total: number) => post({ type: 'progress', done, total, message });
+
+async function run(req: JobRequest): Promise<unknown> {
+  const setup = engineSetup();
+  const store = Store.open(req.storePath);
+  try {
+    switch (req.kind) {
+      case 'import': {
+        const summary = importBundle(store, req.dir, { onProgress: progress('importing') });
+        const analysed = await analyseStore(store, setup, progress('analysing'));
+        return { ...summary, analysed };
+      }
+      case 'analyse':
+        return { analysed: await analyseStore(store, setup, progress('analysing')) };
+      case 'eval': {
+        const { runId, report } = await evaluateAndSave(store, {
+          bundle: req.label,
+          methods: resolveMethods(req.methods),
+          context: setup,
+          onProgress: progress('evaluating'),
+        });
+        return { runId, nQueries: report.n_queries };
+      }
+      case 'demo': {
+        let dir = req.bundleDir;
+        let scratch: string | undefined;
+        if (!dir) {
+          scratch = mkdtempSync(join(tmpdir(), 'workbench-demo-'));
+          dir = join(scratch, 'bundle');
+          const config = simulatorConfig({ name: 'demo', seed: req.seed ?? 1, world: { subjects: Math.ceil((req.queries ?? 60) / 2) }, queries: { count: req.queries ?? 60 } });
+          await simulate(config, dir, progress('simulating'));
+        }
+        try {
+          const summary = importBundle(store, dir, { onProgress: progress('importing') });
+          const analysed = await analyseStore(store, setup, progress('analysing'));
+          return { ...summary, analysed };
+        } finally {
+          if (scratch) rmSync(scratch, { recursive: true, force: true });
+        }
+      }
+    }
+  } finally {
+    store.close();
+  }
+}
+
+run(workerData as JobRequest).then(
+  (result) => post({ type: 'done', result }),
+  (err: unknown) => post({ type: 'error', error: err instanceof Error ? err.message : String(err) }),
+);

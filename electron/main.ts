@@ -1,0 +1,189 @@
+// The Electron main process: the window, the menu, the lifecycle, and the IPC door to the backend.
+// The renderer runs sandboxed with context isolation and no Node; it reaches the backend only through
+// the preload's named functions, and every argument is parsed against the contract here.
+
+import { readFileSync } from 'node:fs';
+import { join, normalize, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { app, BrowserWindow, dialog, ipcMain, Menu, type MenuItemConstructorOptions, net, protocol, session, type WebFrameMain } from 'electron';
+import { CALL_NAMES, channelOf, EVENT_CHANNEL } from '../shared/contract';
+import type { JobStatus, WorkbenchEvent } from '../shared/views';
+import { openFirstStore } from './backend/first-store';
+import { CONTENT_SECURITY_POLICY } from './backend/server';
+import { WorkbenchService } from './backend/service';
+
+/** The renderer is served from app://workbench/ so that 'self' in the CSP means exactly these files. */
+const SCHEME = 'app';
+const HOST = 'workbench';
+const ORIGIN = `${SCHEME}://${HOST}`;
+
+protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+const appRoot = app.getAppPath();
+const rendererDir = join(appRoot, 'dist', 'renderer');
+const resourcesDir = app.isPackaged ? join(process.resourcesPath, 'resources') : join(appRoot, 'resources');
+const version = (JSON.parse(readFileSync(join(appRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+const service = new WorkbenchService({
+  mode: 'electron',
+  version,
+  dataDir: process.env.WORKBENCH_DATA_DIR ?? app.getPath('userData'),
+  resourcesDir,
+  worker: { url: pathToFileURL(join(__dirname, 'worker.cjs')) },
+  choosePath: async ({ kind, save, title }) => {
+    const parent = win ?? undefined;
+    if (save) {
+      const r = parent ? await dialog.showSaveDialog(parent, { title }) : await dialog.showSaveDialog({ title });
+      return r.canceled ? null : (r.filePath ?? null);
+    }
+    const properties: Array<'openFile' | 'openDirectory' | 'createDirectory'> = kind === 'folder' ? ['openDirectory', 'createDirectory'] : ['openFile'];
+    const r = parent ? await dialog.showOpenDialog(parent, { title, properties }) : await dialog.showOpenDialog({ title, properties });
+    return r.canceled ? null : (r.filePaths[0] ?? null);
+  },
+});
+
+let win: BrowserWindow | null = null;
+
+function isTrusted(frame: WebFrameMain | null): boolean {
+  return frame !== null && new URL(frame.url).origin === ORIGIN;
+}
+
+function notify(event: WorkbenchEvent): void {
+  win?.webContents.send(EVENT_CHANNEL, event);
+}
+
+/** One handler per contract call; a sender that is not our own page is refused. */
+function registerIpc(): void {
+  for (const name of CALL_NAMES) {
+    ipcMain.handle(channelOf(name), async (event, raw: unknown) => {
+      if (!isTrusted(event.senderFrame)) return { error: { message: `refused: ${name} called from an untrusted frame` } };
+      return service.dispatch(name, raw);
+    });
+  }
+}
+
+function serveRenderer(): void {
+  protocol.handle(SCHEME, (request) => {
+    const url = new URL(request.url);
+    const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname).replace(/^\/+/, '');
+    const file = normalize(join(rendererDir, rel));
+    if (url.host !== HOST || !file.startsWith(rendererDir + sep)) return new Response('not found', { status: 404 });
+    return net.fetch(pathToFileURL(file).toString());
+  });
+}
+
+function lockDown(): void {
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, grant) => grant(false));
+  session.defaultSession.webRequest.onHeadersReceived((details, respond) => {
+    respond({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+  });
+  app.on('web-contents-created', (_event, contents) => {
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    contents.on('will-navigate', (event, url) => {
+      if (new URL(url).origin !== ORIGIN) event.preventDefault();
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+}
+
+async function run(what: string, action: () => Promise<unknown> | unknown): Promise<void> {
+  try {
+    await action();
+  } catch (err) {
+    dialog.showErrorBox(what, err instanceof Error ? err.message : String(err));
+  }
+}
+
+async function startJob(call: 'startImport', args: { dir: string }): Promise<void> {
+  const envelope = await service.dispatch(call, args);
+  if (envelope.error) throw new Error(envelope.error.message);
+  notify({ type: 'job', job: envelope.result as JobStatus });
+}
+
+function buildMenu(): void {
+  const file: MenuItemConstructorOptions[] = [
+    {
+      label: 'Open Store…',
+      accelerator: 'CmdOrCtrl+O',
+      click: () =>
+        run('Open store', async () => {
+          const r = await dialog.showOpenDialog({ properties: ['openFile'], filters: [{ name: 'Workbench store', extensions: ['sqlite', 'db'] }] });
+          if (r.canceled || !r.filePaths[0]) return;
+          service.open(r.filePaths[0]);
+          notify({ type: 'store' });
+        }),
+    },
+    {
+      label: 'New Store…',
+      click: () =>
+        run('New store', async () => {
+          const r = await dialog.showSaveDialog({ defaultPath: 'workbench.sqlite', filters: [{ name: 'Workbench store', extensions: ['sqlite'] }] });
+          if (r.canceled || !r.filePath) return;
+          service.open(r.filePath);
+          notify({ type: 'store' });
+        }),
+    },
+    {
+      label: 'Import Bundle…',
+      accelerator: 'CmdOrCtrl+I',
+      click: () =>
+        run('Import bundle', async () => {
+          const r = await dialog.showOpenDialog({ properties: ['openDirectory'] });
+          if (!r.canceled && r.filePaths[0]) await startJob('startImport', { dir: r.filePaths[0] });
+        }),
+    },
+    {
+      label: 'Export Bundle…',
+      click: () =>
+        run('Export bundle', async () => {
+          const r = await dialog.showOpenDialog({ properties: ['openDirectory', 'createDirectory'] });
+          if (r.canceled || !r.filePaths[0]) return;
+          const envelope = await service.dispatch('exportBundle', { dir: r.filePaths[0] });
+          if (envelope.error) throw new Error(envelope.error.message);
+        }),
+    },
+    { label: 'Open Demo', click: () => run('Open demo', async () => (await service.openDemo(), notify({ type: 'store' }))) },
+    { type: 'separator' },
+    { role: 'quit' },
+  ];
+  const template: MenuItemConstructorOptions[] = [
+    { label: 'File', submenu: file },
+    { label: 'View', submenu: [{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }] },
+  ];
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+}
+
+async function createWindow(): Promise<void> {
+  win = new BrowserWindow({
+    width: 1440,
+    height: 900,
+    title: 'Arbitration workbench',
+    webPreferences: {
+      preload: join(__dirname, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    },
+  });
+  win.on('closed', () => {
+    win = null;
+  });
+  await win.loadURL(`${ORIGIN}/index.html`);
+}
+
+app.whenReady().then(async () => {
+  lockDown();
+  serveRenderer();
+  registerIpc();
+  buildMenu();
+  await run('Open the last store', async () => {
+    await openFirstStore(service);
+  });
+  await createWindow();
+});
+
+app.on('window-all-closed', () => {
+  service.close();
+  app.quit();
+});

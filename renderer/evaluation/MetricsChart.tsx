@@ -1,0 +1,40 @@
+// CMR, RS and ERR per method as grouped bars: the false-majority story at a glance (CMR and ERR up,
+// RS down).
+
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { EvalMetricsView } from '../../shared/views';
+
+const SERIES = [
+  { key: 'CMR ↑', field: 'cmr', color: '#2f6fdf' },
+  { key: 'RS ↓', field: 'rs', color: '#d08a2c' },
+  { key: 'ERR ↑', field: 'err', color: '#1f8a4c' },
+] as const;
+
+export function MetricsChart({ methods }: { methods: Record<string, EvalMetricsView> }) {
+  const data = Object.entries(methods).map(([method, m]) => {
+    const point: Record<string, string | number | null> = { method };
+    for (const s of SERIES) point[s.key] = m[s.field];
+    return point;
+  });
+  if (data.length === 0) return null;
+  return (
+    <div className="metrics-chart" data-testid="metrics-chart">
+      <ResponsiveContainer width="100%" height={260}>
+        <BarChart data={data} margin={{ top: 8, right: 12, bottom: 4, left: 0 }} barCategoryGap="22%">
+          <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e3e6ea" />
+          <XAxis dataKey="method" tick={{ fontSize: 11, fill: '#4a545e' }} interval={0} tickLine={false} axisLine={{ stroke: '#c9ced4' }} />
+          <YAxis domain={[0, 100]} tick={{ fontSize: 11, fill: '#66707a' }} tickLine={false} axisLine={false} width={36} unit="" />
+          <Tooltip
+            formatter={(v) => (typeof v === 'number' ? `${v.toFixed(1)} %` : '—')}
+            contentStyle={{ fontSize: 12, borderRadius: 6, borderColor: '#dde1e5' }}
+            cursor={{ fill: '#f1f4f8' }}
+          />
+          <Legend wrapperStyle={{ fontSize: 12 }} iconSize={10} itemSorter={null} />
+          {SERIES.map((s) => (
+            <Bar key={s.key} dataKey={s.key} fill={s.color} radius={[2, 2, 0, 0]} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+// A run's metrics, one row per method, as in the paper's Tables 2-3. The best value of each quality
+// column is highlighted; cost columns (steps, retrievals, ms) are shown but not ranked, since fewer
+// steps is not better when they buy accuracy.
+
+import type { EvalMetricsView } from '../../shared/views';
+import { num, pct } from '../common/format';
+
+type Key = 'accuracy' | 'cmr' | 'rs' | 'ieg' | 'err' | 'steps' | 'retrievals' | 'ms_per_query' | 'n_eff_mae' | 'pair_auc';
+
+interface Column {
+  key: Key;
+  label: string;
+  title: string;
+  /** Which direction is better; undefined: not ranked (a cost). */
+  better?: 'high' | 'low';
+  format(v: number | null | undefined): string;
+}
+
+export const METRIC_COLUMNS: Column[] = [
+  { key: 'accuracy', label: 'Acc', title: 'accuracy over every query, %', better: 'high', format: pct },
+  { key: 'cmr', label: 'CMR ↑', title: 'Correct Minority Recovery (Eq. 18): % right on D_minor, where the correct answer is outnumbered by correlated memories', better: 'high', format: pct },
+  { key: 'rs', label: 'RS ↓', title: 'Replication Sensitivity (Eq. 19): % of decisions that change when correlated copies are added', better: 'low', format: pct },
+  { key: 'ieg', label: 'IEG ↑', title: 'Independent Evidence Gain (Eq. 20): accuracy change, in points, when independent evidence is added', better: 'high', format: pct },
+  { key: 'err', label: 'ERR ↑', title: 'Evidence Resolution Rate (Eq. 21): % right on D_rec, where the initial slice lacks an independent factor', better: 'high', format: pct },
+  { key: 'steps', label: 'steps', title: 'recovery actions per query (Expand + Trace)', format: (v) => num(v, 2) },
+  { key: 'retrievals', label: 'retrievals', title: 'retrieve calls per query', format: (v) => num(v, 2) },
+  { key: 'ms_per_query', label: 'ms/query', title: 'wall time per query, ms', format: (v) => num(v, 1) },
+  { key: 'n_eff_mae', label: 'N_eff MAE', title: 'mean absolute error of N_eff against the true count of independent factors', better: 'low', format: (v) => num(v, 2) },
+  { key: 'pair_auc', label: 'r_ij AUC', title: 'pairwise dependency AUC of r_ij against the true factors', better: 'high', format: (v) => num(v, 3) },
+];
+
+function value(m: EvalMetricsView, key: Key): number | null {
+  const v = m[key];
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+/** The best value of each ranked column (ties all count as best). */
+function bestValues(methods: Array<[string, EvalMetricsView]>): Partial<Record<Key, number>> {
+  const best: Partial<Record<Key, number>> = {};
+  for (const c of METRIC_COLUMNS) {
+    if (!c.better) continue;
+    const values = methods.map(([, m]) => value(m, c.key)).filter((v): v is number => v !== null);
+    if (values.length < 2) continue;
+    best[c.key] = c.better === 'high' ? Math.max(...values) : Math.min(...values);
+  }
+  return best;
+}
+
+/** The denominators, shown once when every method shares them (they depend on the data, not the method). */
+function denominators(methods: Array<[string, EvalMetricsView]>): string {
+  const keys = ['n_minor', 'n_rec', 'n_rs', 'n_ieg'] as const;
+  const first = methods[0]?.[1];
+  if (!first) return '';
+  const shared = methods.every(([, m]) => keys.every((k) => m[k] === first[k]));
+  const text = keys.map((k) => `${k} = ${first[k]}`).join(' · ');
+  return shared ? text : `${text} (for ${methods[0]?.[0]}; they differ between methods)`;
+}
+
+export function MetricsTable({ methods, nQueries }: { methods: Record<string, EvalMetricsView>; nQueries: number }) {
+  const rows = Object.entries(methods);
+  const best = bestValues(rows);
+  return (
+    <div className="metrics">
+      <table className="metrics-table" data-testid="metrics-table">
+        <thead>
+          <tr>
+            <th className="left">method</th>
+            {METRIC_COLUMNS.map((c) => (
+              <th key={c.key} title={c.title} className={c.better ? '' : 'cost'}>
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([name, m]) => (
+            <tr key={name} className={name === 'cama' ? 'ours' : ''} data-method={name}>
+              <th className="left mono">{name}</th>
+              {METRIC_COLUMNS.map((c) => {
+                const v = value(m, c.key);
+                const isBest = v !== null && best[c.key] === v;
+                return (
+                  <td key={c.key} className={`num${isBest ? ' best' : ''}${c.better ? '' : ' cost'}`}>
+                    {c.format(v)}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="hint">
+        {nQueries} queries · {denominators(rows)} · best value per quality column in bold · percentages except IEG (points) · hover a header for its definition
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+// One saved run: what was scored, the metrics table, the CMR / RS / ERR chart and the per-query results.
+
+import type { QueryRow } from '../../shared/views';
+import { api } from '../api/client';
+import { useSession } from '../app/session';
+import { Loading } from '../common/controls';
+import { ErrorBox } from '../common/ErrorBox';
+import { when } from '../common/format';
+import { useFetch } from '../common/useFetch';
+import { MetricsChart } from './MetricsChart';
+import { MetricsTable } from './MetricsTable';
+import { QueryResults } from './QueryResults';
+
+export function RunDetail({ id, queries }: { id: number; queries: QueryRow[] | undefined }) {
+  const revision = useSession((s) => s.revision);
+  const fetched = useFetch(`evalRun:${id}:${revision}`, () => api.evalRun({ id }));
+  const run = fetched.data?.id === id ? fetched.data : undefined;
+  if (fetched.error) return <ErrorBox title={`Could not load run #${id}`} error={fetched.error} />;
+  if (!run) return <Loading what={`run #${id}`} />;
+  const report = run.report;
+  return (
+    <div className="run-detail" data-testid="eval-run-detail">
+      <header className="run-head">
+        <h2>
+          Run #{run.id} <span className="muted">· {run.bundle}</span>
+        </h2>
+        <span className="muted">
+          {when(run.createdAt)} · {report ? `${report.n_queries} queries` : 'no report'}
+          {report && report.tags_derived > 0 && ` · D_minor / D_rec derived for ${report.tags_derived} untagged queries`}
+        </span>
+      </header>
+      {report ? (
+        <>
+          <section className="panel">
+            <MetricsTable methods={report.methods} nQueries={report.n_queries} />
+          </section>
+          <section className="panel">
+            <h2 className="panel-title">CMR, RS and ERR by method (%)</h2>
+            <MetricsChart methods={report.methods} />
+          </section>
+        </>
+      ) : (
+        <ErrorBox title="This run did not finish" error="It has no report: the evaluation stopped before the end. Its partial per-query results are below." />
+      )}
+      <section className="panel">
+        <h2 className="panel-title">Per-query results</h2>
+        <QueryResults run={run} queries={queries} />
+      </section>
+    </div>
+  );
+}

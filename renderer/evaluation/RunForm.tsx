@@ -1,0 +1,80 @@
+// Starting an evaluation: which methods to score on the open store, and the job's progress. When the
+// run finishes it is shown (if the evaluation view is still the one on screen).
+
+import { useState } from 'react';
+import { navigate } from 'wouter/use-hash-location';
+import { api } from '../api/client';
+import { Button } from '../common/controls';
+import { isRunning, runJob, useJob } from '../common/jobs';
+import { JobPanel } from '../common/ProgressBar';
+import { ErrorBox } from '../common/ErrorBox';
+import { useFetch } from '../common/useFetch';
+import { type EvalMethod, GROUP_LABEL, GROUPS } from './methods';
+
+const NO_METHODS: readonly EvalMethod[] = [];
+
+function runIdOf(result: unknown): number | null {
+  const id = (result as { runId?: unknown } | undefined)?.runId;
+  return typeof id === 'number' ? id : null;
+}
+
+export function RunForm({ hasStore }: { hasStore: boolean }) {
+  const listed = useFetch('evalMethods', () => api.evalMethods({}));
+  const methods = listed.data ?? NO_METHODS;
+  // Every method is chosen until the user unticks one.
+  const [unticked, setUnticked] = useState<ReadonlySet<string>>(() => new Set());
+  const chosen = new Set(methods.map((m) => m.name).filter((n) => !unticked.has(n)));
+  const job = useJob('eval');
+  const running = isRunning(job);
+  const toggle = (name: string, on: boolean) =>
+    setUnticked((prev) => {
+      const next = new Set(prev);
+      if (on) next.delete(name);
+      else next.add(name);
+      return next;
+    });
+  const start = () => {
+    // Keep the table's order (baselines first), whatever order the boxes were ticked in.
+    const names = methods.map((m) => m.name).filter((n) => chosen.has(n));
+    void runJob('eval', () => api.startEval({ methods: names }), (status) => {
+      const id = runIdOf(status.result);
+      if (id !== null && window.location.hash.startsWith('#/eval')) navigate(`/eval/${id}`);
+    });
+  };
+  return (
+    <section className="panel run-form">
+      <h2>New evaluation</h2>
+      {listed.error ? <ErrorBox title="Could not list the methods" error={listed.error} /> : null}
+      {GROUPS.map((g) => (
+        <fieldset key={g} className="method-group">
+          <legend>{GROUP_LABEL[g]}</legend>
+          {methods.filter((m) => m.group === g).map((m) => (
+            <label key={m.name} className="method" title={m.description}>
+              <input
+                type="checkbox"
+                checked={chosen.has(m.name)}
+                onChange={(e) => toggle(m.name, e.target.checked)}
+                disabled={running}
+                data-testid={`eval-method-${m.name}`}
+              />
+              <span className="mono">{m.name}</span>
+            </label>
+          ))}
+        </fieldset>
+      ))}
+      <div className="run-form-actions">
+        <Button variant="link" onClick={() => setUnticked(new Set())} disabled={running}>
+          all
+        </Button>
+        <Button variant="link" onClick={() => setUnticked(new Set(methods.map((m) => m.name)))} disabled={running}>
+          none
+        </Button>
+        <Button variant="primary" busy={running} disabled={!hasStore || chosen.size === 0} onClick={start} data-testid="eval-run-button">
+          {running ? 'Evaluating…' : 'Run evaluation'}
+        </Button>
+      </div>
+      {!hasStore && <p className="hint">Open a store with gold answers first.</p>}
+      <JobPanel kind="eval" failureTitle="Evaluation failed" />
+    </section>
+  );
+}

@@ -1,0 +1,110 @@
+// Moving data in and out of the open store: import a bundle folder (a job; a bad bundle changes
+// nothing and its error names file:line and field, shown verbatim) and export the store as a bundle.
+
+import { useState } from 'react';
+import type { JobStatus } from '../../shared/views';
+import { api } from '../api/client';
+import { Button } from '../common/controls';
+import { ErrorBox } from '../common/ErrorBox';
+import { count } from '../common/format';
+import { isRunning, runJob, useJob } from '../common/jobs';
+import { JobPanel } from '../common/ProgressBar';
+import { useAction } from '../common/useAction';
+
+interface ImportResult {
+  memories?: number;
+  edges?: number;
+  queries?: number;
+  labels?: number;
+  agents?: number;
+  analysed?: number;
+}
+
+function importSummary(status: JobStatus | null | undefined): string | null {
+  if (status?.state !== 'done' || status.kind !== 'import') return null;
+  const r = (status.result ?? {}) as ImportResult;
+  const parts = (['memories', 'edges', 'queries', 'labels', 'agents'] as const)
+    .filter((k) => typeof r[k] === 'number')
+    .map((k) => `${count(r[k] as number)} ${k}`);
+  const analysed = typeof r.analysed === 'number' ? `; ${count(r.analysed)} queries analysed` : '';
+  return `Imported ${parts.join(', ') || 'the bundle'}${analysed}.`;
+}
+
+export function ImportPanel({ hasStore, web }: { hasStore: boolean; web: boolean }) {
+  const [dir, setDir] = useState('');
+  const job = useJob('import');
+  const running = isRunning(job);
+  const summary = importSummary(job?.status);
+  return (
+    <section className="panel">
+      <h2>Import a bundle</h2>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const d = dir.trim();
+          if (d) void runJob('import', () => api.startImport({ dir: d }));
+        }}
+      >
+        <input
+          className="field mono grow"
+          value={dir}
+          onChange={(e) => setDir(e.target.value)}
+          placeholder="/path/to/bundle-folder"
+          aria-label="bundle folder"
+          data-testid="import-dir"
+          disabled={!hasStore}
+        />
+        <Button type="submit" variant="primary" busy={running} disabled={!hasStore || !dir.trim()} data-testid="import-button">
+          Import
+        </Button>
+      </form>
+      <p className="hint">
+        {hasStore ? 'Into the open store, in one transaction: a bundle with errors writes nothing.' : 'Open a store first.'}
+        {web && ' Web mode: the folder is on the server machine.'}
+      </p>
+      <JobPanel kind="import" failureTitle="Import failed" />
+      {summary && <p className="ok-line">{summary}</p>}
+    </section>
+  );
+}
+
+export function ExportPanel({ hasStore, web }: { hasStore: boolean; web: boolean }) {
+  const [dir, setDir] = useState('');
+  const exporter = useAction<{ dir: string; files: string[] }>();
+  return (
+    <section className="panel">
+      <h2>Export as a bundle</h2>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const d = dir.trim();
+          if (d) void exporter.run(() => api.exportBundle({ dir: d }));
+        }}
+      >
+        <input
+          className="field mono grow"
+          value={dir}
+          onChange={(e) => setDir(e.target.value)}
+          placeholder="/path/to/new-folder"
+          aria-label="export folder"
+          data-testid="export-dir"
+          disabled={!hasStore}
+        />
+        <Button type="submit" busy={exporter.busy} disabled={!hasStore || !dir.trim()} data-testid="export-button">
+          Export
+        </Button>
+      </form>
+      <p className="hint">
+        Written atomically (a temporary folder renamed into place).{web && ' Web mode: the folder is on the server machine.'}
+      </p>
+      <ErrorBox title="Export failed" error={exporter.error} onDismiss={exporter.reset} />
+      {exporter.result && (
+        <p className="ok-line">
+          Wrote {exporter.result.files.join(', ')} to <span className="mono">{exporter.result.dir}</span>.
+        </p>
+      )}
+    </section>
+  );
+}

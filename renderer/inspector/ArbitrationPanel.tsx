@@ -1,0 +1,138 @@
+// (c) Arbitration, the false-majority gauge: per hypothesis, P(h) next to the raw majority-vote count at
+// this step and the factor-level contributions ρ_j·e_j·β_j(h) per slot (a slot-coloured diverging bar), so
+// it shows at a glance when many entries collapse into one factor. The gold answer and the decision are
+// marked, and one sentence says what the numbers say.
+
+import type { StepRecord } from '../../shared/episode';
+import { argmax, contributions, fmt, fmtSigned, majorityOf, sameValue, supportingRows } from './derive';
+import { explainStep } from './narrative';
+import { slotColor, slotName } from './palette';
+import { useInspector } from './store';
+
+interface Props {
+  step: StepRecord;
+  votes: ReadonlyArray<{ value: string; count: number }> | undefined;
+  gold: string | null;
+}
+
+function ContributionBar({ step, h, scale }: { step: StepRecord; h: number; scale: number }) {
+  const hoverSlot = useInspector((s) => s.hoverSlot);
+  const row = contributions(step)[h] ?? [];
+  const seg = (sign: 1 | -1) =>
+    row
+      .map((c, j) => ({ c, j }))
+      .filter(({ c }) => c * sign > 1e-9)
+      .map(({ c, j }) => (
+        <span
+          key={j}
+          className="contrib-seg"
+          style={{ width: `${(Math.abs(c) / scale) * 100}%`, background: slotColor(j) }}
+          title={`${slotName(j)}: ρ=${fmt(step.reliability[j])} × e=${fmt(step.slotPresence[j])} × β=${fmtSigned(step.slotSupport[j]?.[h] ?? 0)} = ${fmtSigned(c, 3)}`}
+          onMouseEnter={() => hoverSlot(j)}
+          onMouseLeave={() => hoverSlot(null)}
+        />
+      ));
+  return (
+    <div className="contrib" aria-label="factor contributions">
+      <div className="contrib-neg">{seg(-1).reverse()}</div>
+      <div className="contrib-axis" />
+      <div className="contrib-pos">{seg(1)}</div>
+    </div>
+  );
+}
+
+/** One dot per supporting entry, coloured by its strongest slot and grouped by slot. */
+function EntryDots({ step, h }: { step: StepRecord; h: number }) {
+  const rows = supportingRows(step, h)
+    .map((i) => ({ i, j: argmax(step.assignment[i] ?? []) }))
+    .sort((a, b) => a.j - b.j || a.i - b.i);
+  const slots = new Set(rows.map((r) => r.j)).size;
+  return (
+    <span className="dots" title={`${rows.length} supporting entries (s_i(h) > 0) in ${slots} slot(s)`}>
+      {rows.map(({ i, j }) => (
+        <span key={i} className="dot" style={{ background: slotColor(j) }} />
+      ))}
+    </span>
+  );
+}
+
+export function ArbitrationPanel({ step, votes, gold }: Props) {
+  const L = step.hypotheses.length;
+  const decision = argmax(step.posterior);
+  const majority = majorityOf(votes);
+  const table = contributions(step);
+  const scale = Math.max(
+    1e-9,
+    ...table.map((r) => Math.max(r.filter((c) => c > 0).reduce((a, b) => a + b, 0), -r.filter((c) => c < 0).reduce((a, b) => a + b, 0))),
+  );
+  const maxVote = Math.max(1, ...(votes ?? []).map((v) => v.count));
+  return (
+    <section className="panel" data-testid="arbitration">
+      <div className="panel-head">
+        <h2>
+          Arbitration <span className="muted">· entries vote vs factors decide</span>
+        </h2>
+      </div>
+      {L === 0 ? (
+        <p className="muted">No hypothesis at this step.</p>
+      ) : (
+        <table className="gauge">
+          <thead>
+            <tr>
+              <th>hypothesis</th>
+              <th title="P(h) = softmax(ℓ/τ_p) (Eq. 7)">P(h)</th>
+              <th title="majority vote over this step's entries">vote</th>
+              <th title="ρ_j·e_j·β_j(h) per slot; left of the axis against, right in favour">factor contributions ρ·e·β</th>
+              <th className="num" title="ℓ(h) = Σ_j ρ_j e_j β_j(h)">ℓ(h)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {step.hypotheses.map((h, hi) => {
+              const p = step.posterior[hi] ?? 0;
+              const count = (votes ?? []).find((v) => sameValue(v.value, h))?.count ?? 0;
+              const isGold = sameValue(h, gold);
+              const isPick = hi === decision;
+              const isVote = sameValue(h, majority.answer);
+              return (
+                <tr
+                  key={h}
+                  className={`gauge-row${isPick ? ' pick' : ''}`}
+                  data-testid="posterior-row"
+                  data-hypothesis={h}
+                  data-value={p}
+                >
+                  <td className="gauge-h">
+                    <span className="h-name">{h}</span>
+                    {isGold && <span className="tag gold" title="gold answer">gold</span>}
+                    {isPick && <span className="tag pick" title="argmax P(h) at this step">CAMA</span>}
+                    {isVote && <span className="tag vote" title="majority vote at this step">vote</span>}
+                  </td>
+                  <td className="gauge-p">
+                    <div className="bar">
+                      <div className="bar-fill" style={{ width: `${p * 100}%` }} />
+                    </div>
+                    <span className="num">{fmt(p, 3)}</span>
+                  </td>
+                  <td className="gauge-vote">
+                    <div className="bar thin">
+                      <div className="bar-fill vote" style={{ width: `${(count / maxVote) * 100}%` }} />
+                    </div>
+                    <span className="num">{count}</span>
+                    <EntryDots step={step} h={hi} />
+                  </td>
+                  <td className="gauge-contrib">
+                    <ContributionBar step={step} h={hi} scale={scale} />
+                  </td>
+                  <td className="num">{fmtSigned(step.logits[hi] ?? 0)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      <p className="narrative" data-testid="arbitration-sentence">
+        {explainStep(step, votes)}
+      </p>
+    </section>
+  );
+}

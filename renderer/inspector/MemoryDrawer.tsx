@@ -1,0 +1,124 @@
+// The side drawer: one memory in full (MemoryView), opened by clicking a node, a heatmap row or a memory
+// chip. Memories outside the episode (ancestors) are fetched on demand.
+
+import { useEffect, useState } from 'react';
+import type { StepRecord } from '../../shared/episode';
+import type { MemoryView } from '../../shared/views';
+import { api } from '../api/client';
+import { argmax, fmt } from './derive';
+import { slotColor, slotName } from './palette';
+import { useInspector } from './store';
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="field">
+      <dt>{label}</dt>
+      <dd>{children ?? <span className="muted">–</span>}</dd>
+    </div>
+  );
+}
+
+function IdList({ ids, onOpen }: { ids: string[]; onOpen: (id: string) => void }) {
+  if (ids.length === 0) return <span className="muted">none recorded</span>;
+  return (
+    <>
+      {ids.map((id) => (
+        <button type="button" key={id} className="mem-chip" onClick={() => onOpen(id)}>
+          {id}
+        </button>
+      ))}
+    </>
+  );
+}
+
+export function MemoryDrawer({ memories, step }: { memories: Record<string, MemoryView>; step: StepRecord | undefined }) {
+  const selected = useInspector((s) => s.selected);
+  const select = useInspector((s) => s.select);
+  const [fetched, setFetched] = useState<MemoryView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const known = selected ? memories[selected] : undefined;
+
+  useEffect(() => {
+    setFetched(null);
+    setError(null);
+    if (!selected || known) return;
+    let live = true;
+    api
+      .memory({ id: selected })
+      .then((m) => live && setFetched(m))
+      .catch((err: unknown) => live && setError((err as Error).message));
+    return () => {
+      live = false;
+    };
+  }, [selected, known]);
+
+  if (!selected) return null;
+  const m = known ?? (fetched?.id === selected ? fetched : null);
+  const i = step ? step.sliceIds.indexOf(selected) : -1;
+  const z = i >= 0 ? step?.assignment[i] : undefined;
+  const slot = z ? argmax(z) : -1;
+  return (
+    <aside className="drawer" data-testid="memory-drawer" aria-label={`memory ${selected}`}>
+      <div className="drawer-head">
+        <h2>{selected}</h2>
+        <button type="button" onClick={() => select(null)} aria-label="close" title="close (Esc)">
+          ✕
+        </button>
+      </div>
+      {error && <p className="error-text">{error}</p>}
+      {!m && !error && <p className="muted">loading…</p>}
+      {m && (
+        <>
+          <blockquote className="drawer-text">{m.text}</blockquote>
+          <dl className="fields">
+            <Field label="agent">
+              {m.agentName ? `${m.agentName} (${m.agent})` : m.agent}
+            </Field>
+            <Field label="agent reliability">{m.agentReliability !== undefined ? fmt(m.agentReliability) : 'unknown'}</Field>
+            <Field label="kind">{m.kind}</Field>
+            <Field label="time">{m.time !== undefined ? fmt(m.time) : undefined}</Field>
+            <Field label="source_type">{m.sourceType}</Field>
+            <Field label="observed">{m.observed !== undefined ? fmt(m.observed) : undefined}</Field>
+            <Field label="pool">{m.pool}</Field>
+            {z && (
+              <Field label={`at step ${step?.t}`}>
+                <span className="slot-chip" style={{ background: slotColor(slot) }}>
+                  {slotName(slot)}
+                </span>{' '}
+                z = {fmt(z[slot], 2)}, κ = {fmt(step?.kappa[i])}
+              </Field>
+            )}
+            {i < 0 && step && <Field label={`at step ${step.t}`}>not in the slice</Field>}
+          </dl>
+          <h3>Claims</h3>
+          {m.claims.length === 0 ? (
+            <p className="muted small">no claims</p>
+          ) : (
+            <ul className="claims">
+              {m.claims.map((c, k) => (
+                <li key={k}>
+                  <span className={c.polarity === '+' ? 'pos' : 'neg'}>{c.polarity === '+' ? 'asserts' : 'denies'}</span> {c.subject} ·{' '}
+                  {c.attribute} = <b>{c.value}</b>
+                </li>
+              ))}
+            </ul>
+          )}
+          <h3>Provenance</h3>
+          <dl className="fields">
+            <Field label="parents">
+              <IdList ids={m.parents.map((e) => e.parent)} onOpen={select} />
+            </Field>
+            <Field label="children">
+              <IdList ids={m.children.map((e) => e.child)} onOpen={select} />
+            </Field>
+          </dl>
+          {m.factor !== undefined && (
+            <p className="muted small" title="from the bundle; the engine never reads it">
+              ground-truth factor (evaluation only): <code>{m.factor}</code>
+            </p>
+          )}
+        </>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,144 @@
+// What-if: the step's arbitration recomputed by the backend with memories switched off and provenance
+// edges added or removed, beside the stored values, with the change highlighted. Nothing is saved.
+
+import { useEffect, useState } from 'react';
+import type { StepRecord } from '../../shared/episode';
+import type { WhatIfResult } from '../../shared/views';
+import { api } from '../api/client';
+import { argmax, fmt, fmtSigned, sameValue } from './derive';
+import { hasEdits, useInspector } from './store';
+
+const CHANGED = 1e-9;
+
+function Delta({ d, digits = 3 }: { d: number; digits?: number }) {
+  if (Math.abs(d) < CHANGED) return <td className="num delta none">·</td>;
+  return <td className={`num delta ${d > 0 ? 'up' : 'down'}`}>{fmtSigned(d, digits)}</td>;
+}
+
+export function WhatIfPanel({ episodeId, step }: { episodeId: number; step: StepRecord }) {
+  const disabled = useInspector((s) => s.disabled);
+  const addEdges = useInspector((s) => s.addEdges);
+  const removeEdges = useInspector((s) => s.removeEdges);
+  const { toggleDisabled, undoEdge, resetWhatIf } = useInspector.getState();
+  const [result, setResult] = useState<{ key: string; value: WhatIfResult } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const edited = hasEdits({ disabled, addEdges, removeEdges });
+  const requestKey = JSON.stringify([episodeId, step.t, disabled, addEdges, removeEdges]);
+
+  useEffect(() => {
+    setError(null);
+    if (!edited) {
+      setResult(null);
+      setBusy(false);
+      return;
+    }
+    let live = true;
+    setBusy(true);
+    api
+      .whatIf({ episodeId, t: step.t, disabled, addEdges, removeEdges })
+      .then((value) => live && setResult({ key: requestKey, value }))
+      .catch((err: unknown) => live && setError((err as Error).message))
+      .finally(() => live && setBusy(false));
+    return () => {
+      live = false;
+    };
+  }, [requestKey]);
+
+  const current = result?.key === requestKey ? result.value : null;
+  const storedAnswer = step.hypotheses[argmax(step.posterior)] ?? null;
+  const hypotheses = current ? [...new Set([...step.hypotheses, ...current.step.hypotheses])] : step.hypotheses;
+  const pOf = (hyps: readonly string[], P: readonly number[], h: string): number | null => {
+    const i = hyps.findIndex((x) => sameValue(x, h));
+    return i >= 0 ? (P[i] ?? 0) : null;
+  };
+
+  return (
+    <section className="panel" data-testid="whatif-panel">
+      <div className="panel-head">
+        <h2>
+          What-if <span className="muted">· step {step.t} · not saved</span>
+        </h2>
+        <button type="button" onClick={resetWhatIf} disabled={!edited} data-testid="whatif-reset">
+          reset
+        </button>
+      </div>
+      {!edited ? (
+        <p className="muted small">
+          Untick a memory in the heatmap to switch it off; in the graph, shift-click a parent then its child to add an edge, or click an edge to
+          remove it. The arbitration is recomputed at once.
+        </p>
+      ) : (
+        <div className="edits">
+          {disabled.map((id) => (
+            <button type="button" key={`d${id}`} className="edit-chip off" onClick={() => toggleDisabled(id)} title="undo">
+              off {id} ✕
+            </button>
+          ))}
+          {addEdges.map((e) => (
+            <button type="button" key={`a${e.child}${e.parent}`} className="edit-chip add" onClick={() => undoEdge(e, 'addEdges')} title="undo">
+              + {e.child}←{e.parent} ✕
+            </button>
+          ))}
+          {removeEdges.map((e) => (
+            <button type="button" key={`r${e.child}${e.parent}`} className="edit-chip remove" onClick={() => undoEdge(e, 'removeEdges')} title="undo">
+              − {e.child}←{e.parent} ✕
+            </button>
+          ))}
+          {busy && <span className="muted small">recomputing…</span>}
+        </div>
+      )}
+      {error && <p className="error-text">{error}</p>}
+      {current && (
+        <table className="whatif-table">
+          <thead>
+            <tr>
+              <th />
+              <th className="num">stored</th>
+              <th className="num">what-if</th>
+              <th className="num">Δ</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <th>
+                N<sub>eff</sub>
+              </th>
+              <td className="num">{fmt(step.nEff, 3)}</td>
+              <td className="num strong" data-testid="whatif-neff" data-value={current.step.nEff}>
+                {fmt(current.step.nEff, 3)}
+              </td>
+              <Delta d={current.step.nEff - step.nEff} />
+            </tr>
+            <tr>
+              <th>H(P)</th>
+              <td className="num">{fmt(step.entropy, 3)}</td>
+              <td className="num">{fmt(current.step.entropy, 3)}</td>
+              <Delta d={current.step.entropy - step.entropy} />
+            </tr>
+            {hypotheses.map((h) => {
+              const before = pOf(step.hypotheses, step.posterior, h);
+              const after = pOf(current.step.hypotheses, current.step.posterior, h);
+              return (
+                <tr key={h} data-testid="whatif-posterior" data-hypothesis={h} data-value={after ?? undefined}>
+                  <th>P({h})</th>
+                  <td className="num">{before === null ? '–' : fmt(before, 3)}</td>
+                  <td className="num">{after === null ? '–' : fmt(after, 3)}</td>
+                  <Delta d={(after ?? 0) - (before ?? 0)} />
+                </tr>
+              );
+            })}
+            <tr className={sameValue(storedAnswer, current.answer) ? '' : 'answer-changed'}>
+              <th>answer</th>
+              <td className="num">{storedAnswer ?? '–'}</td>
+              <td className="num strong" data-testid="whatif-answer">
+                {current.answer ?? '–'}
+              </td>
+              <td className="num delta">{sameValue(storedAnswer, current.answer) ? '·' : 'changed'}</td>
+            </tr>
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

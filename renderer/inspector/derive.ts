@@ -1,0 +1,127 @@
+// Pure derivations from the episode record: everything the panels show is computed from a StepRecord and
+// the EpisodeView here, never stored a second time.
+
+import type { ProvenanceEdge } from '../../shared/domain';
+import type { StepRecord } from '../../shared/episode';
+
+/** Hypothesis values compare the way the engine compares them (trimmed, spaces collapsed, lower case). */
+export function normalizeValue(v: string): string {
+  return v.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+export function sameValue(a: string | null | undefined, b: string | null | undefined): boolean {
+  return a != null && b != null && normalizeValue(a) === normalizeValue(b);
+}
+
+/** Index of the largest entry (first on ties); -1 for an empty list. */
+export function argmax(xs: ArrayLike<number>): number {
+  let best = -1;
+  for (let i = 0; i < xs.length; i++) if (best < 0 || (xs[i] as number) > (xs[best] as number)) best = i;
+  return best;
+}
+
+/** A number for people: fixed decimals, "–" when missing, no "-0.00". */
+export function fmt(x: number | null | undefined, digits = 2): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
+  const s = x.toFixed(digits);
+  return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
+}
+
+/** A signed number: "+0.12" / "−0.12". */
+export function fmtSigned(x: number, digits = 2): string {
+  const s = fmt(Math.abs(x), digits);
+  if (Number(s) === 0) return s;
+  return x > 0 ? `+${s}` : `−${s}`;
+}
+
+export function shortText(text: string, max = 60): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length <= max ? t : `${t.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** A compact agent badge: "Scout 3" → "S3", "relay-06" → "R6", "digest" → "DI". */
+export function agentInitials(nameOrId: string): string {
+  const words = nameOrId.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const letters = words.filter((w) => /^[A-Za-z]/.test(w)).map((w) => w[0]?.toUpperCase() ?? '');
+  const digits = words.filter((w) => /^\d+$/.test(w)).map((w) => String(Number(w)));
+  if (letters.length === 1 && digits.length === 0) return (words[0] ?? '?').slice(0, 2).toUpperCase();
+  return `${letters.join('').slice(0, 2)}${digits.join('')}` || '?';
+}
+
+/** The strongest slot of each memory (argmax_j z_ij). */
+export function strongestSlots(step: StepRecord): number[] {
+  return step.assignment.map((row) => argmax(row));
+}
+
+/** The slots a memory belongs to: its strongest slot, plus any slot holding at least 30% of its mass. */
+export function memorySlots(row: readonly number[]): number[] {
+  const top = argmax(row);
+  return row.flatMap((z, j) => (j === top || z >= 0.3 ? [j] : []));
+}
+
+/** memory id → the slots it belongs to, for one step. */
+export function slotsByMemory(step: StepRecord): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  step.sliceIds.forEach((id, i) => out.set(id, memorySlots(step.assignment[i] ?? [])));
+  return out;
+}
+
+export interface MajorityAtStep {
+  /** The vote's winner (ties broken by first appearance in the slice, as the majority-vote baseline does). */
+  answer: string | null;
+  count: number;
+  /** Every hypothesis tied at the top count, when more than one. */
+  tied: string[];
+  total: number;
+}
+
+/** The majority vote over a step's entries, from EpisodeView.votes[t] (hypothesis order = first appearance). */
+export function majorityOf(votes: ReadonlyArray<{ value: string; count: number }> | undefined): MajorityAtStep {
+  const list = votes ?? [];
+  const total = list.reduce((s, v) => s + v.count, 0);
+  let best: { value: string; count: number } | null = null;
+  for (const v of list) if (v.count > 0 && (!best || v.count > best.count)) best = v;
+  if (!best) return { answer: null, count: 0, tied: [], total };
+  const top = best.count;
+  const tied = list.filter((v) => v.count === top).map((v) => v.value);
+  return { answer: best.value, count: top, tied: tied.length > 1 ? tied : [], total };
+}
+
+/**
+ * Edges that arrived with step t by a Trace: when step t−1's chosen action was a trace, the edges it added
+ * (they are in steps[t].edges from now on, drawn as "traced at this step").
+ */
+export function tracedEdges(steps: readonly StepRecord[], t: number): ProvenanceEdge[] {
+  const prev = t > 0 ? steps[t - 1] : undefined;
+  return prev?.chosen?.kind === 'trace' ? prev.added.edges : [];
+}
+
+/** The memories that arrived with step t (what step t−1's action added). */
+export function arrivedMemories(steps: readonly StepRecord[], t: number): string[] {
+  return t > 0 ? (steps[t - 1]?.added.memoryIds ?? []) : [];
+}
+
+/** Factor-level contributions ρ_j · e_j · β_j(h): an L × J matrix whose rows sum to ℓ(h). */
+export function contributions(step: StepRecord): number[][] {
+  return step.hypotheses.map((_, h) =>
+    step.slotPresence.map((e, j) => (step.reliability[j] ?? 0) * e * (step.slotSupport[j]?.[h] ?? 0)),
+  );
+}
+
+/** Rows (memory indices) whose support for hypothesis h is positive, s_i(h) > 0. */
+export function supportingRows(step: StepRecord, h: number): number[] {
+  return step.support.flatMap((row, i) => ((row[h] ?? 0) > 0 ? [i] : []));
+}
+
+/** The distinct strongest slots of the memories supporting h, in slot order. */
+export function supportingSlots(step: StepRecord, h: number): number[] {
+  const slots = new Set(supportingRows(step, h).map((i) => argmax(step.assignment[i] ?? [])));
+  return [...slots].sort((a, b) => a - b);
+}
+
+/** The hypothesis a memory backs: the one with the largest positive s_i(h), or null. */
+export function stanceOf(step: StepRecord, i: number): string | null {
+  const row = step.support[i] ?? [];
+  const h = argmax(row);
+  return h >= 0 && (row[h] ?? 0) > 0 ? (step.hypotheses[h] ?? null) : null;
+}

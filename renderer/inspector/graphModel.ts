@@ -1,0 +1,121 @@
+// The provenance graph's content for one step, as plain data: which memories are nodes and which edges
+// are drawn in which style. Pure, so the component only lays it out and renders it.
+
+import { type Edge, MarkerType } from '@xyflow/react';
+import type { ProvenanceEdge } from '../../shared/domain';
+import type { EpisodeView, GraphView } from '../../shared/views';
+import { arrivedMemories, shortText, stanceOf, strongestSlots, slotsByMemory, tracedEdges } from './derive';
+import type { MemoryNodeData } from './GraphNode';
+import { edgeKey, type WhatIfEdits } from './store';
+
+export type EdgeKind = 'recorded' | 'traced' | 'ancestor' | 'added' | 'removed' | 'dependent' | 'independent';
+
+export interface EdgeData extends Record<string, unknown> {
+  kind: EdgeKind;
+  /** The provenance edge behind it (absent for researcher labels). */
+  edge?: ProvenanceEdge;
+}
+
+/** How each kind of edge is drawn; the legend reads the same table. */
+export const EDGE_STYLE: Record<EdgeKind, { stroke: string; width: number; dash?: string; opacity?: number; arrow: boolean; label: string }> = {
+  recorded: { stroke: '#7d8894', width: 1.5, arrow: true, label: 'recorded provenance (parent → copy)' },
+  traced: { stroke: '#2f6fdf', width: 3.5, arrow: true, label: 'traced at this step' },
+  ancestor: { stroke: '#aab3bc', width: 1.2, opacity: 0.6, arrow: true, label: 'ancestor edge (outside the slice)' },
+  added: { stroke: '#7b4fd6', width: 2.2, dash: '7 4', arrow: true, label: 'what-if: added' },
+  removed: { stroke: '#aab3bc', width: 1.5, dash: '1 5', opacity: 0.7, arrow: false, label: 'what-if: removed' },
+  dependent: { stroke: '#c2372e', width: 1.8, dash: '7 5', arrow: false, label: 'label: dependent' },
+  independent: { stroke: '#1f8a4c', width: 2, dash: '1 5', arrow: false, label: 'label: independent' },
+};
+
+export interface GraphModel {
+  nodes: Array<{ id: string; data: MemoryNodeData }>;
+  edges: Array<Edge<EdgeData>>;
+  /** Nodes and parent → child edges that decide the layout (what-if edits do not move nodes). */
+  layoutKey: string;
+  layoutEdges: Array<{ id: string; source: string; target: string }>;
+}
+
+function flowEdge(e: ProvenanceEdge, kind: EdgeKind): Edge<EdgeData> {
+  const s = EDGE_STYLE[kind];
+  return {
+    id: `p:${edgeKey(e)}`,
+    source: e.parent,
+    target: e.child,
+    type: 'default',
+    data: { kind, edge: e },
+    className: `gedge gedge-${kind}`,
+    style: { stroke: s.stroke, strokeWidth: s.width, strokeDasharray: s.dash, opacity: s.opacity, strokeLinecap: 'round' },
+    markerEnd: s.arrow ? { type: MarkerType.ArrowClosed, color: s.stroke, width: 16, height: 16 } : undefined,
+    label: kind === 'removed' ? '✕ removed' : kind === 'recorded' || kind === 'traced' ? e.relation : undefined,
+    labelStyle: { fontSize: 10, fill: '#66707a' },
+    labelBgStyle: { fill: '#ffffff', fillOpacity: 0.85 },
+    zIndex: kind === 'traced' ? 2 : 1,
+  };
+}
+
+export function buildGraph(view: EpisodeView, t: number, edits: WhatIfEdits, ancestors: GraphView | null): GraphModel {
+  const steps = view.episode.steps;
+  const step = steps[t];
+  if (!step) return { nodes: [], edges: [], layoutKey: '', layoutEdges: [] };
+  const inSlice = new Set(step.sliceIds);
+  const strongest = strongestSlots(step);
+  const slots = slotsByMemory(step);
+  const arrived = new Set(arrivedMemories(steps, t));
+  const off = new Set(edits.disabled);
+
+  const nodes: GraphModel['nodes'] = step.sliceIds.map((id, i) => {
+    const m = view.memories[id];
+    return {
+      id,
+      data: {
+        id,
+        text: shortText(m?.text ?? '', 90),
+        agent: m?.agentName ?? m?.agent ?? '?',
+        slot: strongest[i] ?? null,
+        slots: slots.get(id) ?? [],
+        outside: false,
+        arrived: arrived.has(id),
+        disabled: off.has(id),
+        stance: stanceOf(step, i),
+      },
+    };
+  });
+  for (const m of ancestors?.nodes ?? []) {
+    if (inSlice.has(m.id)) continue;
+    nodes.push({
+      id: m.id,
+      data: { id: m.id, text: shortText(m.text, 90), agent: m.agentName ?? m.agent, slot: null, slots: [], outside: true, arrived: false, disabled: false, stance: null },
+    });
+  }
+  const present = new Set(nodes.map((n) => n.id));
+
+  const traced = new Set(tracedEdges(steps, t).map(edgeKey));
+  const removed = new Set(edits.removeEdges.map(edgeKey));
+  const recordedKeys = new Set(step.edges.map(edgeKey));
+  const edges: Array<Edge<EdgeData>> = step.edges.map((e) =>
+    flowEdge(e, removed.has(edgeKey(e)) ? 'removed' : traced.has(edgeKey(e)) ? 'traced' : 'recorded'),
+  );
+  const ancestorEdges = (ancestors?.edges ?? []).filter((e) => !recordedKeys.has(edgeKey(e)) && present.has(e.child) && present.has(e.parent));
+  edges.push(...ancestorEdges.map((e) => flowEdge(e, 'ancestor')));
+  edges.push(
+    ...edits.addEdges.filter((e) => inSlice.has(e.child) && inSlice.has(e.parent) && !recordedKeys.has(edgeKey(e))).map((e) => flowEdge(e, 'added')),
+  );
+  for (const l of view.labels) {
+    if (l.label === 'unsure' || !present.has(l.a) || !present.has(l.b)) continue;
+    const s = EDGE_STYLE[l.label];
+    edges.push({
+      id: `l:${l.id}`,
+      source: l.a,
+      target: l.b,
+      type: 'straight',
+      data: { kind: l.label },
+      className: `gedge gedge-${l.label}`,
+      style: { stroke: s.stroke, strokeWidth: s.width, strokeDasharray: s.dash, strokeLinecap: 'round' },
+      selectable: false,
+    });
+  }
+
+  const layoutEdges = [...step.edges, ...ancestorEdges].map((e) => ({ id: edgeKey(e), source: e.parent, target: e.child }));
+  const layoutKey = `${[...present].join(',')}|${layoutEdges.map((e) => e.id).join(',')}`;
+  return { nodes, edges, layoutKey, layoutEdges };
+}

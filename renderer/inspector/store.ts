@@ -1,0 +1,88 @@
+// The inspector's own UI state, in one small zustand store: what is highlighted (a slot or a memory),
+// which memory the drawer shows, and the researcher's what-if edits. The episode itself is never copied
+// here; components derive everything else from the EpisodeView. Select narrowly: React Flow renders each
+// node on its own, and a node should re-render only when its own highlight flips.
+
+import { create } from 'zustand';
+import type { ProvenanceEdge } from '../../shared/domain';
+
+export interface WhatIfEdits {
+  /** Memories switched off. */
+  disabled: string[];
+  /** Provenance edges added (child ← parent). */
+  addEdges: ProvenanceEdge[];
+  /** Recorded edges removed. */
+  removeEdges: ProvenanceEdge[];
+}
+
+interface InspectorState extends WhatIfEdits {
+  /** The slot (0-based) whose column is hovered, or null. */
+  slot: number | null;
+  /** The memory whose row or node is hovered, or null. */
+  memory: string | null;
+  /** The memory shown in the drawer, or null when it is closed. */
+  selected: string | null;
+  /** The first node of an edge being added (its parent), or null. */
+  pendingParent: string | null;
+  hoverSlot(slot: number | null): void;
+  hoverMemory(id: string | null): void;
+  select(id: string | null): void;
+  setPendingParent(id: string | null): void;
+  toggleDisabled(id: string): void;
+  addEdge(edge: ProvenanceEdge): void;
+  removeEdge(edge: ProvenanceEdge): void;
+  /** Undoes one edit (an added edge, a removed edge). */
+  undoEdge(edge: ProvenanceEdge, list: 'addEdges' | 'removeEdges'): void;
+  resetWhatIf(): void;
+  /** Back to a blank state (a new episode). */
+  reset(): void;
+}
+
+export const edgeKey = (e: Pick<ProvenanceEdge, 'child' | 'parent'>): string => `${e.child}<-${e.parent}`;
+const sameEdge = (a: ProvenanceEdge, b: ProvenanceEdge): boolean => a.child === b.child && a.parent === b.parent;
+
+const blankEdits: WhatIfEdits = { disabled: [], addEdges: [], removeEdges: [] };
+
+export const useInspector = create<InspectorState>((set, get) => ({
+  ...blankEdits,
+  slot: null,
+  memory: null,
+  selected: null,
+  pendingParent: null,
+  hoverSlot: (slot) => set({ slot }),
+  hoverMemory: (memory) => set({ memory }),
+  select: (selected) => set({ selected }),
+  setPendingParent: (pendingParent) => set({ pendingParent }),
+  toggleDisabled(id) {
+    const { disabled } = get();
+    set({ disabled: disabled.includes(id) ? disabled.filter((x) => x !== id) : [...disabled, id] });
+  },
+  addEdge(edge) {
+    const { addEdges, removeEdges } = get();
+    // Adding back a removed edge simply undoes the removal.
+    if (removeEdges.some((e) => sameEdge(e, edge))) {
+      set({ removeEdges: removeEdges.filter((e) => !sameEdge(e, edge)) });
+      return;
+    }
+    if (!addEdges.some((e) => sameEdge(e, edge))) set({ addEdges: [...addEdges, edge] });
+  },
+  removeEdge(edge) {
+    const { addEdges, removeEdges } = get();
+    // Removing an edge the researcher added simply undoes the addition.
+    if (addEdges.some((e) => sameEdge(e, edge))) {
+      set({ addEdges: addEdges.filter((e) => !sameEdge(e, edge)) });
+      return;
+    }
+    if (!removeEdges.some((e) => sameEdge(e, edge))) set({ removeEdges: [...removeEdges, edge] });
+  },
+  undoEdge(edge, list) {
+    set({ [list]: get()[list].filter((e) => !sameEdge(e, edge)) } as Pick<WhatIfEdits, typeof list>);
+  },
+  resetWhatIf: () => set({ ...blankEdits, pendingParent: null }),
+  reset: () => set({ ...blankEdits, slot: null, memory: null, selected: null, pendingParent: null }),
+}));
+
+/** True when any what-if edit is in place. */
+export function hasEdits(e: WhatIfEdits): boolean {
+  return e.disabled.length > 0 || e.addEdges.length > 0 || e.removeEdges.length > 0;
+}

@@ -1,0 +1,23 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The renderer builds to dist/renderer with relative asset paths, so the same files load from
+// Electron (file://) and from the web-mode server.
+export default defineConfig({
+  root: __dirname,
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: '../dist/renderer',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2000,
+    rollupOptions: {
+      onwarn(warning, warn) {
+        // zod places /* @__PURE__ */ comments where Rollup cannot use them; harmless, and not ours.
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules/zod/')) return;
+        warn(warning);
+      },
+    },
+  },
+  worker: { format: 'es' },
+});

@@ -1,0 +1,150 @@
+// The one contract between the workbench and its backend: every call's name, argument schema and
+// result type. The Electron IPC handlers, the web-mode HTTP endpoint, the preload bridge and the
+// renderer's client are all derived from this table, so adding a call is one entry here plus its
+// handler in electron/backend/handlers.ts.
+
+import { z } from 'zod';
+import type { Label } from './domain';
+import type {
+  EpisodeView,
+  EvalRunSummary,
+  EvalRunView,
+  GraphView,
+  JobStatus,
+  MemoryView,
+  QueryRow,
+  Session,
+  StoreInfo,
+  WhatIfResult,
+} from './views';
+
+/** A call's argument schema and (phantom) result type. */
+export interface CallSpec<A extends z.ZodType, R> {
+  args: A;
+  doc: string;
+  /** Never set at run time: carries the result type (as a function type, so `null` in R survives). */
+  result?: () => R;
+}
+
+function call<R>() {
+  return <A extends z.ZodType>(args: A, doc: string): CallSpec<A, R> => ({ args, doc });
+}
+
+const id = z.string().min(1).max(500);
+const path = z.string().min(1).max(4096);
+const edge = z.object({ child: id, parent: id, relation: z.string().max(100).optional() }).strict();
+const none = z.object({}).strict();
+
+export const API = {
+  session: call<Session>()(none, 'the mode, the open store, recent stores'),
+  openStore: call<StoreInfo>()(z.object({ path }).strict(), 'open (or create) a store file and make it current'),
+  openDemo: call<StoreInfo>()(none, 'open the bundled demo store, creating it from resources/demo on first use'),
+  startImport: call<JobStatus>()(z.object({ dir: path }).strict(), 'import a bundle folder into the current store (a job)'),
+  exportBundle: call<{ dir: string; files: string[] }>()(z.object({ dir: path }).strict(), 'export the current store as a bundle'),
+  startGenerateDemo: call<JobStatus>()(
+    z.object({ seed: z.number().int().min(0).max(2 ** 31 - 1), queries: z.number().int().min(5).max(2000), path }).strict(),
+    'simulate a new bundle into a new store file and open it (a job)',
+  ),
+  startAnalyse: call<JobStatus>()(none, 'run CAMA on every query of the current store that has no episode yet (a job)'),
+  startEval: call<JobStatus>()(
+    z.object({ methods: z.array(z.string().min(1).max(100)).min(1).max(50).optional() }).strict(),
+    'evaluate methods on the current store and save the run (a job)',
+  ),
+  job: call<JobStatus>()(z.object({ id }).strict(), "a job's progress"),
+  queries: call<QueryRow[]>()(none, "the browser's rows: every query with its vote, CAMA's decision and flags"),
+  episode: call<EpisodeView>()(z.object({ id: z.number().int().positive() }).strict(), 'an episode with its query, memories and labels'),
+  memory: call<MemoryView>()(z.object({ id }).strict(), 'one memory in full'),
+  provenance: call<GraphView>()(
+    z.object({ ids: z.array(id).min(1).max(5000), depth: z.number().int().min(0).max(20) }).strict(),
+    'memories with their recorded ancestors up to a depth',
+  ),
+  whatIf: call<WhatIfResult>()(
+    z
+      .object({
+        episodeId: z.number().int().positive(),
+        t: z.number().int().min(0),
+        disabled: z.array(id).max(5000),
+        addEdges: z.array(edge).max(5000),
+        removeEdges: z.array(edge).max(5000),
+      })
+      .strict(),
+    "recompute one step's arbitration with memories switched off or edges added / removed (not saved)",
+  ),
+  evalMethods: call<Array<{ name: string; group: 'baseline' | 'cama' | 'ablation'; description: string }>>()(
+    none,
+    'the methods an evaluation can compare, baselines first',
+  ),
+  evalRuns: call<EvalRunSummary[]>()(none, 'saved evaluation runs, newest first'),
+  evalRun: call<EvalRunView>()(z.object({ id: z.number().int().positive() }).strict(), 'one evaluation run with its per-query results'),
+  addLabel: call<{ id: number }>()(
+    z
+      .object({
+        a: id,
+        b: id,
+        label: z.enum(['dependent', 'independent', 'unsure']),
+        query: id.optional(),
+        author: z.string().min(1).max(200),
+        note: z.string().max(5000).optional(),
+      })
+      .strict()
+      .refine((l) => l.a !== l.b, { message: 'a label needs two different memories', path: ['b'] }),
+    'label a memory pair as dependent / independent / unsure',
+  ),
+  labels: call<Array<Label & { id: number }>>()(none, 'every label in the current store'),
+  choosePath: call<string | null>()(
+    z.object({ kind: z.enum(['file', 'folder']), save: z.boolean().optional(), title: z.string().max(200).optional() }).strict(),
+    "a native file or folder picker (Electron only; web mode has no access to the user's dialogs)",
+  ),
+} as const;
+
+export type Api = typeof API;
+export type CallName = keyof Api;
+export type CallArgs<N extends CallName> = z.input<Api[N]['args']>;
+export type CallResult<N extends CallName> = ReturnType<NonNullable<Api[N]['result']>>;
+
+/** The workbench's view of the backend: one async function per call. */
+export type WorkbenchApi = { [N in CallName]: (args: CallArgs<N>) => Promise<CallResult<N>> };
+
+/** What each door carries back: the result, or an error that says what and where. */
+export type Envelope<R> = { result: R; error?: undefined } | { error: ApiError; result?: undefined };
+
+/** What the Electron preload exposes as `window.workbench`: one named function per call, no generic invoke. */
+export type WorkbenchBridge = { [N in CallName]: (args: CallArgs<N>) => Promise<Envelope<CallResult<N>>> };
+
+/** The one channel the Electron main process uses to tell the window about menu actions. */
+export const EVENT_CHANNEL = 'workbench:event';
+
+/** The IPC channel of a call. */
+export function channelOf(name: CallName): string {
+  return `workbench:${name}`;
+}
+
+export const CALL_NAMES = Object.keys(API) as CallName[];
+
+export function isCallName(name: string): name is CallName {
+  return Object.hasOwn(API, name);
+}
+
+/** The error every door reports: a message for people, and the argument paths that were wrong. */
+export interface ApiError {
+  message: string;
+  issues?: Array<{ path: string; message: string }>;
+}
+
+/** Validates `raw` against a call's schema; throws an ArgumentError naming each bad field. */
+export function parseArgs<N extends CallName>(name: N, raw: unknown): z.output<Api[N]['args']> {
+  const result = API[name].args.safeParse(raw ?? {});
+  if (result.success) return result.data as z.output<Api[N]['args']>;
+  const issues = result.error.issues.map((i) => ({ path: i.path.join('.') || '(arguments)', message: i.message }));
+  throw new ArgumentError(name, issues);
+}
+
+export class ArgumentError extends Error {
+  constructor(
+    readonly call: string,
+    readonly issues: Array<{ path: string; message: string }>,
+  ) {
+    super(`${call}: bad arguments: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+    this.name = 'ArgumentError';
+  }
+}

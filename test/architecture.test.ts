@@ -1,0 +1,67 @@
+// The folder boundaries of DESIGN.md section 2, checked on every import statement in the tree.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function sources(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && /\.(ts|tsx|mjs)$/.test(e.name))
+    .map((e) => relative(root, join(e.parentPath, e.name)));
+}
+
+/** Every module specifier a file imports (static, dynamic and re-exports). */
+function imports(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  const patterns = [
+    /^\s*(?:import|export)\s[^;]*?\sfrom\s+['"]([^'"]+)['"]/gms, // import x from '...'; export { y } from '...'
+    /^\s*import\s+['"]([^'"]+)['"]/gm, // import '...'
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g, // import('...')
+  ];
+  return patterns.flatMap((re) => [...text.matchAll(re)].map((m) => m[1] as string));
+}
+
+/** The repo folder an import lands in ('' for packages). */
+function target(file: string, spec: string): string {
+  if (!spec.startsWith('.')) return '';
+  return relative(root, resolve(root, file, '..', spec)).split('/')[0] as string;
+}
+
+describe('architecture', () => {
+  it("only electron/main.ts and electron/preload.ts import 'electron' (everything else runs under plain Node)", () => {
+    const offenders = [...sources('electron'), ...sources('shared'), ...sources('renderer'), ...sources('test')].filter(
+      (f) => !['electron/main.ts', 'electron/preload.ts'].includes(f) && imports(f).some((s) => s === 'electron' || s.startsWith('electron/')),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('shared/ imports nothing outside shared/ but zod (no Node, no DOM, no app code)', () => {
+    const offenders = sources('shared').flatMap((f) =>
+      imports(f)
+        .filter((s) => (s.startsWith('.') ? target(f, s) !== 'shared' : s !== 'zod'))
+        .map((s) => `${f} -> ${s}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('the renderer never imports from electron/ or Node built-ins', () => {
+    const offenders = sources('renderer').flatMap((f) =>
+      imports(f)
+        .filter((s) => target(f, s) === 'electron' || s.startsWith('node:'))
+        .map((s) => `${f} -> ${s}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('electron/ never imports from renderer/', () => {
+    const offenders = sources('electron').flatMap((f) =>
+      imports(f)
+        .filter((s) => target(f, s) === 'renderer')
+        .map((s) => `${f} -> ${s}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+});

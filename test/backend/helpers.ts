@@ -1,0 +1,41 @@
+// A real backend for tests: the service over a fresh data folder, and the loopback server in front of it.
+
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Envelope } from '../../shared/contract';
+import { startWebServer, type WebServer } from '../../electron/backend/server';
+import { WorkbenchService } from '../../electron/backend/service';
+
+export const RESOURCES = fileURLToPath(new URL('../../resources', import.meta.url));
+export const WORKER = new URL('../../electron/backend/worker-tsx.mjs', import.meta.url);
+
+export function newService(dataDir = mkdtempSync(join(tmpdir(), 'wb-data-'))): WorkbenchService {
+  return new WorkbenchService({ mode: 'web', version: 'test', dataDir, resourcesDir: RESOURCES, worker: { url: WORKER } });
+}
+
+/** A server whose renderer folder holds a stand-in page (these tests are about the door, not the views). */
+export async function newServer(service: WorkbenchService): Promise<WebServer> {
+  const rendererDir = mkdtempSync(join(tmpdir(), 'wb-renderer-'));
+  mkdirSync(join(rendererDir, 'assets'));
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>stand-in</title>');
+  writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+  return startWebServer(service, { rendererDir });
+}
+
+export async function call<R>(web: WebServer, name: string, args: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Envelope<R> }> {
+  const res = await fetch(`http://127.0.0.1:${web.port}/api/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-workbench-token': web.token, ...headers },
+    body: JSON.stringify(args),
+  });
+  return { status: res.status, body: (await res.json()) as Envelope<R> };
+}
+
+/** The result of a call that must succeed. */
+export async function ok<R>(web: WebServer, name: string, args: unknown = {}): Promise<R> {
+  const { status, body } = await call<R>(web, name, args);
+  if (body.error) throw new Error(`${name} failed (${status}): ${body.error.message}`);
+  return body.result as R;
+}

@@ -1,0 +1,149 @@
+// The backend service behind both doors: first start, the browser's rows, what-if, jobs, labels.
+
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openFirstStore } from '../../electron/backend/first-store';
+import type { WorkbenchService } from '../../electron/backend/service';
+import { Store } from '../../electron/store/store';
+import type { CallName, CallResult } from '../../shared/contract';
+import type { JobStatus } from '../../shared/views';
+import { newService, RESOURCES } from './helpers';
+
+let service: WorkbenchService;
+let dataDir: string;
+
+async function ok<N extends CallName>(name: N, args: unknown = {}): Promise<CallResult<N>> {
+  const envelope = await service.dispatch(name, args);
+  if (envelope.error) throw new Error(`${name}: ${envelope.error.message}`);
+  return envelope.result as CallResult<N>;
+}
+
+async function finished(job: JobStatus): Promise<JobStatus> {
+  for (;;) {
+    const status = await ok('job', { id: job.id });
+    if (status.state !== 'running') return status;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'wb-service-'));
+  service = newService(dataDir);
+  await openFirstStore(service);
+});
+
+afterAll(() => service.close());
+
+describe('first start', () => {
+  it('opens the bundled demo, imported into the data folder and analysed, with nothing else set up', async () => {
+    const session = await ok('session');
+    expect(session.store?.path).toBe(join(dataDir, 'demo.sqlite'));
+    const demoQueries = readFileSync(join(RESOURCES, 'demo', 'queries.jsonl'), 'utf8').trim().split('\n').length;
+    expect(session.store?.counts.queries).toBe(demoQueries);
+    expect(session.store?.analysed).toBe(demoQueries);
+    expect(session.store?.model).toEqual({ name: 'heuristic-components', heuristic: true });
+    expect(session.recent[0]?.path).toBe(join(dataDir, 'demo.sqlite'));
+  });
+
+  it('opens the most recent store on the next start', async () => {
+    const other = newService(dataDir);
+    await openFirstStore(other);
+    expect((await other.dispatch('session', {})).result).toMatchObject({ store: { path: join(dataDir, 'demo.sqlite') } });
+    other.close();
+  });
+});
+
+describe('the browser rows', () => {
+  it('list every query with the vote, CAMA and the flags derived from them', async () => {
+    const rows = await ok('queries');
+    expect(rows).toHaveLength(80);
+    for (const r of rows) {
+      expect(r.episodeId).not.toBeNull();
+      if (r.majorityCorrect === false) expect(r.falseMajority).toBe(true);
+      expect(r.flip).toBe(r.majority !== null && r.cama !== null && r.majority.toLowerCase() !== r.cama.toLowerCase());
+    }
+    // The demo is built to hold false majorities that CAMA resolves.
+    expect(rows.filter((r) => r.falseMajority && r.camaCorrect).length).toBeGreaterThan(5);
+  });
+});
+
+describe('what-if', () => {
+  it('reproduces the stored step exactly when nothing changes, and recomputes when a memory is switched off', async () => {
+    const rows = await ok('queries');
+    const row = rows.find((r) => r.flip && r.camaCorrect) ?? rows[0];
+    const view = await ok('episode', { id: row?.episodeId });
+    const step = view.episode.steps[0];
+    if (!step) throw new Error('no step');
+    const same = await ok('whatIf', { episodeId: view.episode.id, t: 0, disabled: [], addEdges: [], removeEdges: [] });
+    expect(same.step.posterior).toEqual(step.posterior);
+    expect(same.step.nEff).toBe(step.nEff);
+    expect(same.step.assignment).toEqual(step.assignment);
+    // Switch off every memory that supports the step's leading hypothesis: it can no longer win.
+    const lead = step.posterior.indexOf(Math.max(...step.posterior));
+    const supporters = step.sliceIds.filter((_, i) => (step.support[i]?.[lead] ?? 0) > 0);
+    const changed = await ok('whatIf', { episodeId: view.episode.id, t: 0, disabled: supporters, addEdges: [], removeEdges: [] });
+    expect(changed.step.sliceIds).toHaveLength(step.sliceIds.length - supporters.length);
+    expect(changed.answer).not.toBe(step.hypotheses[lead]);
+  });
+
+  it('names the episode and step it cannot find', async () => {
+    const bad = await service.dispatch('whatIf', { episodeId: 1, t: 99, disabled: [], addEdges: [], removeEdges: [] });
+    expect(bad.error?.message).toMatch(/episode 1 has no step t=99/);
+  });
+});
+
+describe('jobs', () => {
+  it('an import of a broken bundle fails naming file, line and field, and changes nothing', async () => {
+    const broken = mkdtempSync(join(tmpdir(), 'wb-broken-'));
+    cpSync(join(RESOURCES, 'demo'), broken, { recursive: true });
+    const memories = readFileSync(join(broken, 'memories.jsonl'), 'utf8').split('\n');
+    memories[4] = (memories[4] as string).replace(/"agent":"[^"]*",/, '');
+    writeFileSync(join(broken, 'memories.jsonl'), memories.join('\n'));
+    const path = (await ok('session')).store?.path as string;
+    const before = digest(path);
+    const job = await finished(await ok('startImport', { dir: broken }));
+    expect(job.state).toBe('failed');
+    expect(job.error).toMatch(/memories\.jsonl:5: field "agent"/);
+    expect(digest(path)).toBe(before);
+  });
+
+  it('an evaluation runs in a worker, reports progress, and saves a run whose episodes open', async () => {
+    const job = await finished(await ok('startEval', { methods: ['majority_vote', 'cama'] }));
+    expect(job.state).toBe('done');
+    expect(job.total).toBe(80);
+    const runs = await ok('evalRuns');
+    const run = await ok('evalRun', { id: runs[0]?.id });
+    expect(Object.keys(run.report?.methods ?? {})).toEqual(['majority_vote', 'cama']);
+    expect(run.report?.methods.cama?.cmr).toBeGreaterThan(run.report?.methods.majority_vote?.cmr ?? 100);
+    const withEpisode = run.results.find((r) => r.method === 'cama' && r.episodeId !== null);
+    expect((await ok('episode', { id: withEpisode?.episodeId })).query.id).toBe(withEpisode?.queryId);
+  });
+
+  it('refuses unknown methods before starting anything', async () => {
+    const res = await service.dispatch('startEval', { methods: ['oracle'] });
+    expect(res.error?.message).toMatch(/unknown method "oracle"/);
+  });
+});
+
+describe('labels', () => {
+  it('are saved with their time and shown on the episodes whose memories they join', async () => {
+    const view = await ok('episode', { id: 1 });
+    const [a, b] = view.episode.steps[0]?.sliceIds ?? [];
+    const { id } = await ok('addLabel', { a, b, label: 'dependent', author: 'tester', query: view.query.id });
+    const again = await ok('episode', { id: 1 });
+    expect(again.labels).toEqual([expect.objectContaining({ id, a, b, label: 'dependent', author: 'tester' })]);
+    const same = await service.dispatch('addLabel', { a, b: a, label: 'dependent', author: 'tester' });
+    expect(same.error?.issues?.[0]).toMatchObject({ path: 'b' });
+  });
+});
+
+function digest(path: string): string {
+  const store = Store.open(path);
+  try {
+    return store.contentDigest();
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,116 @@
+// The workbench end to end, in a real browser against web mode: open the demo, filter to false
+// majorities, open one, step through it, and check that what the page shows equals what the backend
+// returns for each step. Screenshots of the main views land in test-artifacts/.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QueryRow } from '../../shared/views';
+import { startWorkbench, type Workbench } from './harness';
+
+let wb: Workbench;
+
+beforeAll(async () => {
+  wb = await startWorkbench();
+}, 120_000);
+
+afterAll(async () => {
+  await wb?.close();
+});
+
+/** Waits until the provenance graph's layout (computed off the main thread) shows one node per slice memory. */
+async function graphDrawn(sliceSize: number): Promise<void> {
+  await expect
+    .poll(() => wb.page.locator('[data-testid="provenance-graph"] .react-flow__node').count(), { timeout: 15_000 })
+    .toBe(sliceSize);
+}
+
+/** A false majority CAMA resolves after at least one recovery step: the case the workbench exists for. */
+async function showcase(): Promise<QueryRow> {
+  const rows = await wb.api('queries');
+  const row = rows.find((r) => r.falseMajority && r.camaCorrect && r.flip && r.steps > 0) ?? rows.find((r) => r.falseMajority && r.steps > 0);
+  if (!row?.episodeId) throw new Error('the demo holds no false majority with a recovery step');
+  return row;
+}
+
+describe('the workbench in a browser', () => {
+  it('refuses API requests that lack the session token', async () => {
+    const res = await fetch(`http://127.0.0.1:${wb.web.port}/api/session`, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(401);
+    const page = await wb.context.newPage();
+    await page.goto(`http://127.0.0.1:${wb.web.port}/`);
+    await expect.poll(() => page.locator('.banner.error').textContent(), { timeout: 10_000 }).toMatch(/token/);
+    await page.close();
+  });
+
+  it('opens on the demo store with nothing set up', async () => {
+    await wb.page.goto(wb.web.url);
+    await expect.poll(() => wb.page.getByTestId('open-store').textContent(), { timeout: 15_000 }).toContain('demo.sqlite');
+    await wb.shot('home');
+  });
+
+  it('filters the browser to false majorities, with the count the backend gives', async () => {
+    const rows = await wb.api('queries');
+    await wb.page.goto(`${wb.web.url}#/browser`);
+    await wb.page.getByTestId('query-row').first().waitFor();
+    await wb.page.getByTestId('filter-false-majority').check();
+    const expected = rows.filter((r) => r.falseMajority).length;
+    await expect.poll(async () => Number.parseInt((await wb.page.getByTestId('row-count').textContent()) ?? '', 10)).toBe(expected);
+    const shown = await wb.page.getByTestId('query-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-query-id')));
+    const falseMajorities = new Set(rows.filter((r) => r.falseMajority).map((r) => r.id));
+    expect(shown.length).toBeGreaterThan(0);
+    for (const id of shown) expect(falseMajorities.has(id as string)).toBe(true);
+    await wb.shot('browser-false-majorities');
+  });
+
+  it('opens a false majority and shows, step by step, the numbers the backend recorded', async () => {
+    const row = await showcase();
+    await wb.page.getByTestId('filter-text').fill(row.id);
+    const link = wb.page.locator(`[data-testid="query-row"][data-query-id="${row.id}"]`);
+    await link.click();
+    await wb.page.getByTestId('step-t').waitFor();
+    const view = await wb.api('episode', { id: row.episodeId });
+    const steps = view.episode.steps;
+    await graphDrawn(steps[0]?.sliceIds.length ?? 0);
+    await wb.shot('inspector-t0');
+    for (const step of steps) {
+      await expect.poll(() => wb.page.getByTestId('step-t').getAttribute('data-t')).toBe(String(step.t));
+      expect(Number(await wb.page.getByTestId('neff-value').getAttribute('data-value'))).toBe(step.nEff);
+      const shown = await wb.page
+        .getByTestId('posterior-row')
+        .evaluateAll((els) => els.map((e) => [e.getAttribute('data-hypothesis'), Number(e.getAttribute('data-value'))] as const));
+      expect(Object.fromEntries(shown)).toEqual(Object.fromEntries(step.hypotheses.map((h, k) => [h, step.posterior[k]])));
+      expect((await wb.page.getByTestId('chosen-action').textContent())?.trim()).toBe(step.chosen?.label ?? 'none (budget)');
+      if (step.t < steps.length - 1) await wb.page.keyboard.press('ArrowRight');
+    }
+    await graphDrawn(steps[steps.length - 1]?.sliceIds.length ?? 0);
+    await wb.shot('inspector-last-step');
+    // ← walks back.
+    await wb.page.keyboard.press('ArrowLeft');
+    await expect.poll(() => wb.page.getByTestId('step-t').getAttribute('data-t')).toBe(String(steps.length - 2));
+    for (const panel of ['heatmap', 'provenance-graph', 'recovery-timeline', 'whatif-panel']) {
+      await expect(wb.page.getByTestId(panel).isVisible()).resolves.toBe(true);
+    }
+  });
+
+  it('recomputes the arbitration at once when a memory is switched off, as the backend does', async () => {
+    const row = await showcase();
+    await wb.page.goto(`${wb.web.url}#/episode/${row.episodeId}`);
+    await wb.page.getByTestId('step-t').waitFor();
+    const view = await wb.api('episode', { id: row.episodeId });
+    const t = Number(await wb.page.getByTestId('step-t').getAttribute('data-t'));
+    const toggle = wb.page.getByTestId('whatif-toggle').first();
+    const memoryId = (await toggle.getAttribute('data-memory-id')) as string;
+    await toggle.click();
+    const expected = await wb.api('whatIf', { episodeId: view.episode.id, t, disabled: [memoryId], addEdges: [], removeEdges: [] });
+    await expect.poll(async () => Number(await wb.page.getByTestId('whatif-neff').getAttribute('data-value'))).toBe(expected.step.nEff);
+    await wb.shot('inspector-what-if');
+  });
+
+  it('runs an evaluation with progress and shows the metrics table', async () => {
+    await wb.page.goto(`${wb.web.url}#/eval`);
+    await wb.page.getByTestId('eval-run-button').click();
+    await wb.page.getByTestId('metrics-table').waitFor({ timeout: 60_000 });
+    const text = (await wb.page.getByTestId('metrics-table').textContent()) ?? '';
+    for (const method of ['majority_vote', 'provenance_root', 'cama']) expect(text).toContain(method);
+    await wb.shot('evaluation');
+  });
+});
