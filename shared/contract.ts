@@ -12,6 +12,7 @@ import type {
   GraphView,
   JobStatus,
   MemoryView,
+  ProvenanceOverview,
   QueryRow,
   Session,
   StoreInfo,
@@ -57,6 +58,10 @@ export const API = {
   provenance: call<GraphView>()(
     z.object({ ids: z.array(id).min(1).max(5000), depth: z.number().int().min(0).max(20) }).strict(),
     'memories with their recorded ancestors up to a depth',
+  ),
+  provenanceOverview: call<ProvenanceOverview>()(
+    z.object({ limit: z.number().int().min(1).max(20000) }).strict(),
+    "the store's provenance graph: memories with recorded edges, largest derivation cascades first, up to a limit",
   ),
   whatIf: call<WhatIfResult>()(
     z

@@ -153,3 +153,14 @@ export interface EvalRunView extends EvalRunSummary {
 
 /** What the Electron main process tells the window about (menu actions). */
 export type WorkbenchEvent = { type: 'store' } | { type: 'job'; job: JobStatus };
+
+/** The store-wide provenance graph: derivation cascades, largest first, up to a limit. */
+export interface ProvenanceOverview {
+  nodes: Array<{ id: string; agent: string; text: string; kind?: string; time?: number; pool: string; component: number }>;
+  edges: ProvenanceEdge[];
+  /** Memories with at least one recorded edge in the whole store. */
+  totalNodes: number;
+  /** Connected cascades in the whole store, and how many the returned nodes cover. */
+  totalComponents: number;
+  components: number;
+}

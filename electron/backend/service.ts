@@ -14,7 +14,7 @@ import { Store } from '../store/store';
 import { ANALYSIS_METHOD } from './analyse';
 import { JobManager, type WorkerEntry } from './jobs';
 import { defaultDataDir, RecentStores } from './paths';
-import { episodeView, memoryView, provenanceGraph, queryRows, whatIf } from './views';
+import { episodeView, memoryView, provenanceGraph, provenanceOverview, queryRows, whatIf } from './views';
 import type { JobRequest } from './worker-protocol';
 
 export interface ServiceOptions {
@@ -155,6 +155,7 @@ export class WorkbenchService {
     episode: ({ id }) => episodeView(this.current(), id),
     memory: ({ id }) => memoryView(this.current(), id),
     provenance: ({ ids, depth }) => provenanceGraph(this.current(), ids, depth),
+    provenanceOverview: ({ limit }) => provenanceOverview(this.current(), limit),
     whatIf: (args) => whatIf(this.current(), this.setup, args),
     evalMethods: () => METHODS.map((m) => ({ name: m.name, group: m.group, description: m.description })),
     evalRuns: () =>

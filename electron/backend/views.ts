@@ -2,11 +2,12 @@
 
 import type { ProvenanceEdge } from '../../shared/domain';
 import type { EpisodeRecord } from '../../shared/episode';
-import type { EpisodeView, GraphView, MemoryView, QueryRow, WhatIfResult } from '../../shared/views';
+import type { EpisodeView, GraphView, MemoryView, ProvenanceOverview, QueryRow, WhatIfResult } from '../../shared/views';
 import { majorityVote } from '../eval/baselines';
 import { engineConfig } from '../engine/config';
 import { analyseSlice, analysisFields, argmax } from '../engine/episode';
 import { queryKey } from '../engine/hypotheses';
+import { DisjointSets } from '../engine/provenance';
 import type { EngineSetup } from '../engine/setup';
 import { normalize } from '../engine/text';
 import type { Store } from '../store/store';
@@ -104,6 +105,50 @@ export function provenanceGraph(store: Store, ids: readonly string[], depth: num
   }
   const all = [...seen];
   return { nodes: all.map((id) => memoryView(store, id)), edges: store.edgesAmong(all) };
+}
+
+/** The store's provenance graph, whole cascades (connected components) largest first, up to `limit` nodes. */
+export function provenanceOverview(store: Store, limit: number): ProvenanceOverview {
+  const edges = store.allEdges();
+  const ids = [...new Set(edges.flatMap((e) => [e.child, e.parent]))];
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const sets = new DisjointSets(ids.length);
+  for (const e of edges) sets.union(index.get(e.child) as number, index.get(e.parent) as number);
+  const labels = sets.labels();
+  const members = new Map<number, string[]>();
+  ids.forEach((id, i) => {
+    const label = labels[i] as number;
+    const list = members.get(label);
+    if (list) list.push(id);
+    else members.set(label, [id]);
+  });
+  const cascades = [...members.values()].sort((a, b) => b.length - a.length);
+  const chosen: string[] = [];
+  const componentOf = new Map<string, number>();
+  let used = 0;
+  for (const cascade of cascades) {
+    if (chosen.length + cascade.length > limit) continue; // whole cascades only, so no edge is cut
+    for (const id of cascade) componentOf.set(id, used);
+    chosen.push(...cascade);
+    used++;
+  }
+  const keep = new Set(chosen);
+  const nodes = store.memories(chosen).map((m) => ({
+    id: m.id,
+    agent: m.agent,
+    text: m.text.length > 120 ? `${m.text.slice(0, 119)}…` : m.text,
+    kind: m.kind,
+    time: m.time,
+    pool: m.pool,
+    component: componentOf.get(m.id) as number,
+  }));
+  return {
+    nodes,
+    edges: edges.filter((e) => keep.has(e.child) && keep.has(e.parent)),
+    totalNodes: ids.length,
+    totalComponents: cascades.length,
+    components: used,
+  };
 }
 
 const edgeKey = (e: ProvenanceEdge): string => `${e.child}\u0000${e.parent}`;

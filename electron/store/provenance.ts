@@ -16,6 +16,7 @@ export const PROVENANCE_SQL = {
     )
     SELECT id FROM up WHERE NOT EXISTS (SELECT 1 FROM provenance p WHERE p.child = up.id)`,
   exists: 'SELECT 1 AS one FROM memories WHERE id = ?',
+  all: 'SELECT child, parent, relation FROM provenance ORDER BY rowid',
 } as const;
 
 interface EdgeRow {
@@ -36,6 +37,7 @@ export class ProvenanceReader {
   private readonly among: Database.Statement<[{ ids: string }], EdgeRow>;
   private readonly roots: Database.Statement<[string], { id: string }>;
   private readonly exists: Database.Statement<[string], { one: number }>;
+  private readonly allEdges: Database.Statement<[], EdgeRow>;
 
   constructor(db: Database.Database) {
     this.parents = db.prepare(PROVENANCE_SQL.parentsOf);
@@ -43,6 +45,12 @@ export class ProvenanceReader {
     this.among = db.prepare(PROVENANCE_SQL.edgesAmong);
     this.roots = db.prepare(PROVENANCE_SQL.ancestorRoots);
     this.exists = db.prepare(PROVENANCE_SQL.exists);
+    this.allEdges = db.prepare(PROVENANCE_SQL.all);
+  }
+
+  /** Every recorded edge, in insertion order (the store-wide provenance view). */
+  all(): ProvenanceEdge[] {
+    return this.allEdges.all().map(toEdge);
   }
 
   parentsOf(id: string): ProvenanceEdge[] {

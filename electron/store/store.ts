@@ -95,6 +95,11 @@ export class Store {
     return this.provenance.edgesAmong(ids);
   }
 
+  /** Every recorded provenance edge. */
+  allEdges(): ProvenanceEdge[] {
+    return this.provenance.all();
+  }
+
   ancestorRoots(id: string): string[] {
     return this.provenance.ancestorRoots(id);
   }

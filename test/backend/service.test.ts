@@ -69,6 +69,23 @@ describe('the browser rows', () => {
   });
 });
 
+describe('the store-wide provenance view', () => {
+  it('returns whole cascades, largest first, never cutting an edge, within the limit', async () => {
+    const all = await ok('provenanceOverview', { limit: 20000 });
+    expect(all.components).toBe(all.totalComponents);
+    expect(all.nodes).toHaveLength(all.totalNodes);
+    const small = await ok('provenanceOverview', { limit: 50 });
+    expect(small.nodes.length).toBeLessThanOrEqual(50);
+    const ids = new Set(small.nodes.map((n) => n.id));
+    for (const e of small.edges) expect(ids.has(e.child) && ids.has(e.parent)).toBe(true);
+    // Every recorded edge touching a returned node is returned: cascades are whole.
+    const touching = all.edges.filter((e) => ids.has(e.child) || ids.has(e.parent));
+    expect(small.edges).toEqual(touching);
+    const sizes = [...new Set(small.nodes.map((n) => n.component))].map((c) => small.nodes.filter((n) => n.component === c).length);
+    expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+  });
+});
+
 describe('what-if', () => {
   it('reproduces the stored step exactly when nothing changes, and recomputes when a memory is switched off', async () => {
     const rows = await ok('queries');
