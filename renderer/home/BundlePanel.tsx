@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import type { JobStatus } from '../../shared/views';
 import { api } from '../api/client';
+import { BrowseButton } from '../common/BrowseButton';
 import { Button } from '../common/controls';
 import { ErrorBox } from '../common/ErrorBox';
 import { count } from '../common/format';
@@ -55,6 +56,7 @@ export function ImportPanel({ hasStore, web }: { hasStore: boolean; web: boolean
           data-testid="import-dir"
           disabled={!hasStore}
         />
+        <BrowseButton kind="folder" title="The bundle folder to import" onPick={setDir} disabled={!hasStore} />
         <Button type="submit" variant="primary" busy={running} disabled={!hasStore || !dir.trim()} data-testid="import-button">
           Import
         </Button>
@@ -92,6 +94,7 @@ export function ExportPanel({ hasStore, web }: { hasStore: boolean; web: boolean
           data-testid="export-dir"
           disabled={!hasStore}
         />
+        <BrowseButton kind="folder" title="The folder to export into" onPick={setDir} disabled={!hasStore} />
         <Button type="submit" busy={exporter.busy} disabled={!hasStore || !dir.trim()} data-testid="export-button">
           Export
         </Button>

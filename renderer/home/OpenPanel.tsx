@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { StoreInfo } from '../../shared/views';
 import { api } from '../api/client';
 import { useSession } from '../app/session';
+import { BrowseButton } from '../common/BrowseButton';
 import { Button } from '../common/controls';
 import { ErrorBox } from '../common/ErrorBox';
 import { when } from '../common/format';
@@ -58,6 +59,7 @@ export function OpenPanel({ web }: { web: boolean }) {
           aria-label="store file path"
           data-testid="store-path"
         />
+        <BrowseButton kind="file" save title="Open or create a store" onPick={setPath} />
         <Button type="submit" variant="primary" busy={opener.busy} disabled={!path.trim()}>
           Open / create
         </Button>
