@@ -7,6 +7,7 @@ import { episodeCommand } from './commands/episode';
 import { evalCommand } from './commands/eval';
 import { exportCommand, importCommand } from './commands/store';
 import { simulateCommand } from './commands/simulate';
+import { trainCommand } from './commands/train';
 
 const program = new Command()
   .name('cama')
@@ -14,7 +15,7 @@ const program = new Command()
   .showHelpAfterError()
   .exitOverride();
 
-for (const make of [simulateCommand, importCommand, exportCommand, evalCommand, episodeCommand, calibrateCommand]) program.addCommand(make());
+for (const make of [simulateCommand, importCommand, exportCommand, evalCommand, episodeCommand, calibrateCommand, trainCommand]) program.addCommand(make());
 
 try {
   await program.parseAsync(process.argv);

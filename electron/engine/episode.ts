@@ -9,13 +9,14 @@ import { type Matrix, toRows } from '../../shared/math/matrix';
 import type { EngineConfig } from './config';
 import { entryLevelModel } from './evidence/heuristic';
 import type { EvidenceModel } from './evidence/model';
-import { extractHypotheses, type Hypothesis, queryKey } from './hypotheses';
+import type { Hypothesis } from './hypotheses';
 import { type RecoveryPolicy, choose } from './policy';
 import { FIXED_RELIABILITY_HEAD, priorAttributes } from './priors';
-import { provenancePrior, traceCandidates } from './provenance';
+import { traceCandidates } from './provenance';
 import { reformulations } from './reformulate';
 import { initialSlice, retrieve } from './retrieve';
-import { claimSupport, type SupportScores } from './scorer';
+import type { SupportScores } from './scorer';
+import { buildSliceInput } from './slice-input';
 import type { MemorySource, SliceMemory } from './types';
 
 export interface EngineDeps {
@@ -46,24 +47,13 @@ export async function analyseSlice(
 ): Promise<SliceAnalysis> {
   const { config } = deps;
   const model = config.decoupling ? deps.model : entryLevelModel;
-  const key = queryKey(query, slice);
-  const hypotheses = extractHypotheses(slice, key);
-  const claims = claimSupport(slice, key, hypotheses);
-  const ids = slice.map((m) => m.id);
+  const input = buildSliceInput(query, slice, edges, config.slots);
+  const { key, hypotheses } = input;
 
   const t0 = performance.now();
-  const output = await model.infer({
-    query,
-    key,
-    memories: slice,
-    edges,
-    prior: provenancePrior(ids, edges),
-    hypotheses,
-    claimSupport: claims,
-    slots: config.slots,
-  });
+  const output = await model.infer(input);
   const t1 = performance.now();
-  const support = output.support ?? claims;
+  const support = output.support ?? input.claimSupport;
   const { priors, known } = priorAttributes(slice);
   const arbitration = arbitrate({
     assignment: output.assignment,
@@ -75,7 +65,7 @@ export async function analyseSlice(
     tauP: config.tauP,
   });
   const t2 = performance.now();
-  return { key, hypotheses, support, assignment: output.assignment, provider: model.name, arbitration, assignMs: t1 - t0, arbitrateMs: t2 - t1 };
+  return { key, hypotheses: [...hypotheses], support, assignment: output.assignment, provider: model.name, arbitration, assignMs: t1 - t0, arbitrateMs: t2 - t1 };
 }
 
 /** The index of the largest posterior entry (first on ties), -1 when empty. */

@@ -1,10 +1,12 @@
-// The methods `cama eval` compares, all on the same initial slice: the voting baselines, CAMA, and the
-// ablations that make sense without a trained model.
+// The methods `cama eval` compares, all on the same initial slice: the voting baselines, CAMA with the
+// engine's evidence model, its ablations, and CAMA with the heuristic provider for comparison.
 
 import type { Query } from '../../shared/domain';
+import { join } from 'node:path';
 import type { EpisodeRecord, SliceVariant } from '../../shared/episode';
-import type { EngineConfig } from '../engine/config';
+import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from '../engine/config';
 import { runEpisode } from '../engine/episode';
+import { heuristicModel } from '../engine/evidence/heuristic';
 import type { EvidenceModel } from '../engine/evidence/model';
 import { queryKey } from '../engine/hypotheses';
 import type { RecoveryPolicy } from '../engine/policy';
@@ -49,13 +51,18 @@ function vote(name: string, description: string, decide: (ctx: MethodContext, qu
   };
 }
 
-function cama(name: string, description: string, overrides: Partial<EngineConfig>): Method {
+/** Replaces the context's evidence model (and the τ's that go with it) for one method. */
+type ModelSwap = (ctx: MethodContext) => Promise<{ model: EvidenceModel; config?: Partial<EngineConfig> }>;
+
+function cama(name: string, description: string, overrides: Partial<EngineConfig>, swap?: ModelSwap): Method {
   return {
     name,
-    group: Object.keys(overrides).length === 0 ? 'cama' : 'ablation',
+    group: Object.keys(overrides).length === 0 && !swap ? 'cama' : 'ablation',
     description,
     async predict(ctx, query, initial, variant) {
-      const episode = await runEpisode({ ...ctx, config: { ...ctx.config, ...overrides } }, query, { method: name, variant, initial });
+      const swapped = swap ? await swap(ctx) : null;
+      const deps = swapped ? { ...ctx, model: swapped.model, config: { ...ctx.config, ...swapped.config } } : ctx;
+      const episode = await runEpisode({ ...deps, config: { ...deps.config, ...overrides } }, query, { method: name, variant, initial });
       const actions = episode.steps.filter((s) => s.chosen && s.chosen.kind !== 'stop');
       return {
         answer: episode.answer,
@@ -64,6 +71,31 @@ function cama(name: string, description: string, overrides: Partial<EngineConfig
         episode,
       };
     },
+  };
+}
+
+const loadedModels = new Map<string, Promise<{ model: EvidenceModel; config: Partial<EngineConfig> }>>();
+
+/**
+ * A trained model from the models folder with the τ's calibrated for it (its card), loaded once per
+ * process. Throws naming the file (and how to make it) when it is missing or of another contract.
+ */
+function trainedModel(fileName: string, howToTrain: string): ModelSwap {
+  return async () => {
+    const { defaultModelsDir } = await import('../model/paths');
+    const file = join(defaultModelsDir(), fileName);
+    let loaded = loadedModels.get(file);
+    if (!loaded) {
+      loaded = (async () => {
+        const { existsSync } = await import('node:fs');
+        if (!existsSync(file)) throw new Error(`${file} is missing; train it with ${howToTrain}`);
+        const { engineSetupWithModel } = await import('../engine/setup');
+        const setup = await engineSetupWithModel(file);
+        return { model: setup.model, config: { tauP: setup.config.tauP, tauN: setup.config.tauN, tauH: setup.config.tauH, mu: setup.config.mu } };
+      })();
+      loadedModels.set(file, loaded);
+    }
+    return loaded;
   };
 }
 
@@ -78,8 +110,23 @@ export const METHODS: readonly Method[] = [
   ),
   cama('cama', 'factor-level arbitration with Expand / Trace / Stop recovery', {}),
   cama('cama_wo_decoupling', 'w/o evidence decoupling: each memory its own slot', { decoupling: false }),
+  cama(
+    'cama_wo_prov_prior',
+    'w/o provenance prior: the evidence model trained with μ = 0 (models/wo-prov-prior.onnx, its own calibrated τ)',
+    {},
+    trainedModel('wo-prov-prior.onnx', 'npm run cama -- train --mu 0 --out models/wo-prov-prior.onnx (see models/CONTRACT.md)'),
+  ),
   cama('cama_wo_expand', 'w/o Expand: recovery by Trace and Stop only', { expand: false }),
   cama('cama_wo_trace', 'w/o Trace: recovery by Expand and Stop only', { trace: false }),
+  cama(
+    'cama_heuristic',
+    'CAMA with the heuristic-components assignment provider (the stand-in the trained model replaces) and the τ calibrated for it',
+    {},
+    async (ctx) => ({
+      model: heuristicModel(ctx.config.duplicateThreshold),
+      config: { tauP: DEFAULT_ENGINE_CONFIG.tauP, tauN: DEFAULT_ENGINE_CONFIG.tauN, tauH: DEFAULT_ENGINE_CONFIG.tauH },
+    }),
+  ),
 ];
 
 export const DEFAULT_METHODS = METHODS.map((m) => m.name);

@@ -5,8 +5,9 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { calibrate } from '../../eval/calibrate';
+import { memoized } from '../../model/memo';
 import { progressBar } from '../progress';
-import { engineSetup } from './engine';
+import { loadEngineSetup, MODEL_OPTION_HELP } from './engine';
 import { openData } from './open';
 
 export function calibrateCommand(): Command {
@@ -14,14 +15,16 @@ export function calibrateCommand(): Command {
     .description('calibrate τ_p, τ_N, τ_H on a validation bundle (grid search on the terminal reward of Eq. 9)')
     .requiredOption('--bundle <dir>', 'the validation bundle')
     .option('--engine-config <file>', 'engine settings to start from')
+    .option('--model <file>', MODEL_OPTION_HELP)
     .option('--step-cost <λ>', 'λ_s: the reward cost of each Expand / Trace', Number, 0.05)
     .option('--out <file>', 'write the calibrated engine settings as JSON (usable as --engine-config)')
-    .action(async (opts: { bundle: string; engineConfig?: string; stepCost: number; out?: string }) => {
-      const setup = engineSetup(opts.engineConfig);
+    .action(async (opts: { bundle: string; engineConfig?: string; model?: string; stepCost: number; out?: string }) => {
+      const setup = await loadEngineSetup(opts.engineConfig, opts.model);
       const { store } = openData(opts);
       const bar = progressBar('calibrate');
       try {
-        const result = await calibrate(store, setup, { stepCost: opts.stepCost, onProgress: (d, t) => bar.update(d, t) });
+        // The model's output for a slice does not depend on the τ's: compute it once per slice.
+        const result = await calibrate(store, { ...setup, model: memoized(setup.model) }, { stepCost: opts.stepCost, onProgress: (d, t) => bar.update(d, t) });
         bar.stop();
         const chosen = { tauP: result.best.tauP, tauN: result.best.tauN, tauH: result.best.tauH };
         process.stdout.write(

@@ -1,19 +1,33 @@
-// The engine a command runs: the defaults, overridden by an optional JSON file.
+// The engine a command runs: the defaults, overridden by an optional JSON file, with the evidence model
+// chosen by --model (a .onnx file, or 'heuristic'); without it, models/default.onnx when present.
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type EngineSetup, engineSetup as setupFrom } from '../../engine/setup';
+import { type EngineSetup, loadEngine, engineSetup as setupFrom } from '../../engine/setup';
 
 export { describeSetup } from '../../engine/setup';
 
-export function engineSetup(configFile?: string): EngineSetup {
-  if (!configFile) return setupFrom({});
+/** --model's help text, shared by the commands that take it. */
+export const MODEL_OPTION_HELP = "the evidence model: a .onnx file, or 'heuristic' (default: models/default.onnx when present, else the heuristic provider)";
+
+function readOverrides(configFile?: string): unknown {
+  if (!configFile) return {};
   const text = readFileSync(resolve(configFile), 'utf8');
-  let overrides: unknown;
   try {
-    overrides = JSON.parse(text);
+    return JSON.parse(text);
   } catch (err) {
     throw new Error(`${configFile}: not valid JSON (${(err as Error).message})`);
   }
-  return setupFrom(overrides);
+}
+
+/** The heuristic engine (synchronous). */
+export function engineSetup(configFile?: string): EngineSetup {
+  return setupFrom(readOverrides(configFile));
+}
+
+/** The engine with the trained model (see loadEngine); its notes go to stderr. */
+export async function loadEngineSetup(configFile?: string, model?: string): Promise<EngineSetup> {
+  const setup = await loadEngine(readOverrides(configFile), { model });
+  for (const note of setup.notes ?? []) process.stderr.write(`cama: ${note}\n`);
+  return setup;
 }

@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import type { EpisodeRecord } from '../../../shared/episode';
 import { runEpisode } from '../../engine/episode';
 import { fixed } from '../table';
-import { describeSetup, engineSetup } from './engine';
+import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP } from './engine';
 import { openData } from './open';
 
 export function episodeCommand(): Command {
@@ -14,9 +14,10 @@ export function episodeCommand(): Command {
     .option('--bundle <dir>', 'the bundle holding the query')
     .option('--store <file>', 'a store file holding the query (the episode is saved there)')
     .option('--engine-config <file>', 'a JSON file overriding engine settings')
+    .option('--model <file>', MODEL_OPTION_HELP)
     .option('--json', 'print the episode record as JSON')
-    .action(async (opts: { query: string; bundle?: string; store?: string; engineConfig?: string; json?: boolean }) => {
-      const setup = engineSetup(opts.engineConfig);
+    .action(async (opts: { query: string; bundle?: string; store?: string; engineConfig?: string; model?: string; json?: boolean }) => {
+      const setup = await loadEngineSetup(opts.engineConfig, opts.model);
       const { store } = openData(opts);
       try {
         const query = store.query(opts.query);

@@ -7,7 +7,7 @@ import { type EvalReport, evaluate } from '../../eval/harness';
 import { evaluateAndSave } from '../../eval/persist';
 import { progressBar } from '../progress';
 import { fixed, formatTable } from '../table';
-import { describeSetup, engineSetup } from './engine';
+import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP } from './engine';
 import { openData } from './open';
 
 export function evalCommand(): Command {
@@ -17,10 +17,11 @@ export function evalCommand(): Command {
     .option('--store <file>', 'a store file: score its queries, and save the run, its results and its episodes there')
     .option('--methods <list>', `comma-separated methods (default: all): ${DEFAULT_METHODS.join(', ')}`)
     .option('--engine-config <file>', 'a JSON file overriding engine settings (K, B, τ_p, τ_N, τ_H, ...)')
+    .option('--model <file>', MODEL_OPTION_HELP)
     .option('--json', 'print one JSON object and nothing else on stdout')
-    .action(async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; json?: boolean }) => {
+    .action(async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; json?: boolean }) => {
       const methods = resolveMethods(opts.methods ? opts.methods.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_METHODS);
-      const setup = engineSetup(opts.engineConfig);
+      const setup = await loadEngineSetup(opts.engineConfig, opts.model);
       const { store, label } = openData(opts);
       const bar = progressBar('eval');
       try {

@@ -1,0 +1,61 @@
+// Replacing a model is atomic: the model and its card are written to temporary files in the target
+// folder, fsynced, then renamed over the old ones (rename is atomic within a filesystem), and the folder
+// is fsynced. A failure before the renames leaves the old model and card untouched and no temp files.
+// The card names the model's sha256, so a crash between the two renames is detectable.
+
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export interface AtomicHooks {
+  /** Called after both temp files are written and synced, before anything is renamed (tests inject failures here). */
+  beforeRename?: (temps: { model: string; card: string }) => void;
+}
+
+function writeSynced(path: string, data: Uint8Array): void {
+  const fd = openSync(path, 'wx', 0o644);
+  try {
+    let off = 0;
+    while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function fsyncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some platforms (Windows) cannot open a folder for fsync; the renames are still atomic.
+  }
+}
+
+function tempBeside(file: string): string {
+  return join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** Writes `model` to modelPath and `card` to cardPath, replacing both atomically. */
+export function replaceModelAtomically(modelPath: string, model: Uint8Array, cardPath: string, card: string, hooks: AtomicHooks = {}): void {
+  mkdirSync(dirname(modelPath), { recursive: true });
+  mkdirSync(dirname(cardPath), { recursive: true });
+  const temps = { model: tempBeside(modelPath), card: tempBeside(cardPath) };
+  try {
+    writeSynced(temps.model, model);
+    writeSynced(temps.card, new TextEncoder().encode(card));
+    hooks.beforeRename?.(temps);
+    renameSync(temps.model, modelPath);
+    renameSync(temps.card, cardPath);
+  } catch (err) {
+    rmSync(temps.model, { force: true });
+    rmSync(temps.card, { force: true });
+    throw err;
+  }
+  fsyncDir(dirname(modelPath));
+  if (dirname(cardPath) !== dirname(modelPath)) fsyncDir(dirname(cardPath));
+}

@@ -1,0 +1,268 @@
+// The neural evidence model, described ONCE: named inputs, parameters with shapes and initialisers, scalar
+// constants, and an ordered list of ops over named tensors. electron/model/tf-forward.ts interprets it with
+// tfjs (the trainer's forward pass, differentiable) and electron/model/onnx-export.ts writes the same list
+// as ONNX nodes (what the engine runs), so training and inference cannot drift. A parity test runs both.
+//
+// Architecture (DESIGN.md 3.4, paper Eq. 1-2, 6):
+//   x_i   = tanh(W_m m_i + W_q q + b)                                 query-conditioned input projection
+//   2 ×   a_ij = q_iᵀk_j/√d + μ b_ij + w_lᵀ pair_ij;  x ← tanh(x + softmax_j(a) V W_o + b_o)   (Eq. 2)
+//   D_ij  = σ(g_iᵀg_j/√d_g + w_gᵀ pair_ij + w_b μ b_ij + b_g), D_ii = 1    pairwise same-factor affinity
+//   Z     = stick-breaking slot competition over D (J steps; rows on the simplex, Eq. 1)
+//   s_ih  = tanh(a c_ih + (u_i W_s)ᵀ(h W_h) + b)                          candidate-conditioned support
+//   reliability_head = [w_ρ (8), b_ρ, b_miss]                              Eq. 6, learned, a constant output
+
+import { PRIOR_DIM } from '../engine/priors';
+import { FEATURIZER_VERSION, MEMORY_DIM, PAIR_DIM } from './featurizer';
+import { TEXT_DIM } from './text-hash';
+
+/** Bump when the graph's inputs, outputs or their meaning change. */
+export const CONTRACT_VERSION = 'cama-evidence/1';
+
+export { FEATURIZER_VERSION };
+
+export type Dim = number | 'K' | 'L';
+
+export interface InputSpec {
+  name: string;
+  dims: Dim[];
+  meaning: string;
+}
+
+export type Init = { kind: 'glorot' } | { kind: 'zeros' } | { kind: 'values'; values: readonly number[] };
+
+export interface ParamSpec {
+  name: string;
+  shape: number[];
+  init: Init;
+}
+
+export type OpSpec =
+  | { op: 'MatMul' | 'Add' | 'Sub' | 'Mul' | 'Div'; inputs: [string, string]; output: string }
+  | { op: 'Tanh' | 'Sigmoid' | 'Log' | 'Relu' | 'Identity' | 'EyeLike'; inputs: [string]; output: string }
+  | { op: 'Softmax'; inputs: [string]; axis: number; output: string }
+  | { op: 'Transpose'; inputs: [string]; perm: number[]; output: string }
+  | { op: 'ReduceMax' | 'ReduceSum'; inputs: [string]; axes: number[]; keepdims: boolean; output: string }
+  | { op: 'Concat'; inputs: string[]; axis: number; output: string };
+
+export interface OutputSpec {
+  name: string;
+  dims: Dim[];
+  meaning: string;
+}
+
+export interface ModelSpec {
+  inputs: InputSpec[];
+  params: ParamSpec[];
+  /** Scalar constants (ONNX initializers, tfjs scalars). */
+  constants: Array<{ name: string; value: number }>;
+  ops: OpSpec[];
+  outputs: OutputSpec[];
+}
+
+export interface Hyper {
+  /** d: the memory representation width. */
+  hidden: number;
+  /** Self-attention layers. */
+  layers: number;
+  /** d_g: width of the affinity embedding g_i. */
+  affinity: number;
+  /** d_s: width of the support scorer's bilinear form. */
+  support: number;
+  /** J. */
+  slots: number;
+  /** Softmax temperature of the seed choice in slot competition. */
+  seedTemperature: number;
+  /** Softmax temperature (over slots) that places memories left unclaimed after J seeds. */
+  leftoverTemperature: number;
+  /** Seed salience is bounded to ±salienceScale, so a claimed memory (log r ≪ 0) is never re-seeded. */
+  salienceScale: number;
+}
+
+export const DEFAULT_HYPER: Hyper = {
+  hidden: 32,
+  layers: 2,
+  affinity: 16,
+  support: 16,
+  slots: 6,
+  seedTemperature: 0.25,
+  leftoverTemperature: 0.1,
+  salienceScale: 2,
+};
+
+/** The graph's inputs (names are the contract's). */
+export const INPUTS: InputSpec[] = [
+  { name: 'memory_features', dims: ['K', MEMORY_DIM], meaning: 'per memory: hashed text (TEXT_DIM) then the scalar features of MEMORY_SCALARS' },
+  { name: 'query_features', dims: [1, TEXT_DIM], meaning: 'hashed query text' },
+  { name: 'pair_features', dims: ['K', 'K', PAIR_DIM], meaning: 'symmetric pairwise cues (PAIR_FEATURES)' },
+  { name: 'provenance_prior', dims: ['K', 'K'], meaning: 'b_ij: 1 where i and j are connected in the local provenance graph (diagonal 1)' },
+  { name: 'hypothesis_features', dims: ['L', TEXT_DIM], meaning: 'hashed text of each candidate hypothesis value' },
+  { name: 'claim_support', dims: ['K', 'L'], meaning: "c_ih: the symbolic claim scorer's s_i(h) in [-1, 1] (0 where the memory makes no claim)" },
+  { name: 'mu', dims: [], meaning: 'μ: provenance prior strength (Eq. 2); fixed, not learned; the value the model was trained with is in its metadata' },
+];
+
+export function outputs(slots: number): OutputSpec[] {
+  return [
+  { name: 'assignment', dims: ['K', slots], meaning: 'Z: K×J soft memory-to-slot assignment, rows on the simplex (Eq. 1)' },
+  { name: 'support', dims: ['K', 'L'], meaning: 's_i(h) in [-1, 1] from the neural scorer (the engine keeps the claim scorer where claims decide)' },
+  { name: 'reliability_head', dims: [PRIOR_DIM + 2], meaning: '[w_ρ (8, order of a_prior), b_ρ, b_miss] of Eq. 6' },
+  { name: 'affinity', dims: ['K', 'K'], meaning: 'D: pairwise same-factor affinity the slot competition used (diagonal 1)' },
+  ];
+}
+
+/** Appends ops with fresh names; keeps the architecture below readable. */
+class Builder {
+  readonly ops: OpSpec[] = [];
+  readonly params: ParamSpec[] = [];
+  readonly constants: Array<{ name: string; value: number }> = [];
+  private n = 0;
+
+  private fresh(hint: string): string {
+    return `${hint}_${this.n++}`;
+  }
+
+  param(name: string, shape: number[], init: Init = { kind: 'glorot' }): string {
+    this.params.push({ name, shape, init });
+    return name;
+  }
+
+  constant(name: string, value: number): string {
+    this.constants.push({ name, value });
+    return name;
+  }
+
+  binary(op: 'MatMul' | 'Add' | 'Sub' | 'Mul' | 'Div', a: string, b: string, out?: string): string {
+    const output = out ?? this.fresh(op.toLowerCase());
+    this.ops.push({ op, inputs: [a, b], output });
+    return output;
+  }
+
+  unary(op: 'Tanh' | 'Sigmoid' | 'Log' | 'Relu' | 'Identity' | 'EyeLike', a: string, out?: string): string {
+    const output = out ?? this.fresh(op.toLowerCase());
+    this.ops.push({ op, inputs: [a], output });
+    return output;
+  }
+
+  softmax(a: string, axis: number, out?: string): string {
+    const output = out ?? this.fresh('softmax');
+    this.ops.push({ op: 'Softmax', inputs: [a], axis, output });
+    return output;
+  }
+
+  transpose(a: string, perm: number[] = [1, 0], out?: string): string {
+    const output = out ?? this.fresh('transpose');
+    this.ops.push({ op: 'Transpose', inputs: [a], perm, output });
+    return output;
+  }
+
+  reduce(op: 'ReduceMax' | 'ReduceSum', a: string, axes: number[], keepdims: boolean, out?: string): string {
+    const output = out ?? this.fresh(op.toLowerCase());
+    this.ops.push({ op, inputs: [a], axes, keepdims, output });
+    return output;
+  }
+
+  concat(inputs: string[], axis: number, out?: string): string {
+    const output = out ?? this.fresh('concat');
+    this.ops.push({ op: 'Concat', inputs, axis, output });
+    return output;
+  }
+
+  /** x @ W + b. */
+  dense(x: string, w: string, b?: string): string {
+    const y = this.binary('MatMul', x, w);
+    return b ? this.binary('Add', y, b) : y;
+  }
+
+  /** Σ_p pair[i, j, p] · w[p]: a learned weighting of the pairwise features, K×K. */
+  pairTerm(w: string): string {
+    return this.reduce('ReduceSum', this.binary('Mul', 'pair_features', w), [2], false);
+  }
+}
+
+/** The model description for the given hyper-parameters. */
+export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
+  const g = new Builder();
+  const d = hyper.hidden;
+  const one = g.constant('one', 1);
+  const seedEps = g.constant('seed_eps', 1e-6);
+
+  // Query-conditioned input projection: x_i = tanh(W_m m_i + W_q q + b).
+  const wm = g.param('input.W_mem', [MEMORY_DIM, d]);
+  const wq = g.param('input.W_query', [TEXT_DIM, d]);
+  const bIn = g.param('input.b', [d], { kind: 'zeros' });
+  let x = g.unary('Tanh', g.binary('Add', g.binary('Add', g.dense('memory_features', wm), g.dense('query_features', wq)), bIn), 'x_0');
+
+  // Eq. 2: self-attention over the slice with the provenance prior μ·b_ij and learned pairwise biases.
+  const muB = g.binary('Mul', 'mu', 'provenance_prior', 'mu_b');
+  const invSqrtD = g.constant('inv_sqrt_d', 1 / Math.sqrt(d));
+  for (let l = 0; l < hyper.layers; l++) {
+    const p = `attn${l}`;
+    const q = g.dense(x, g.param(`${p}.W_q`, [d, d]));
+    const k = g.dense(x, g.param(`${p}.W_k`, [d, d]));
+    const v = g.dense(x, g.param(`${p}.W_v`, [d, d]));
+    const scores = g.binary('Mul', g.binary('MatMul', q, g.transpose(k)), invSqrtD);
+    const logits = g.binary('Add', g.binary('Add', scores, muB), g.pairTerm(g.param(`${p}.w_pair`, [PAIR_DIM], { kind: 'zeros' })), `${p}_logits`);
+    const alpha = g.softmax(logits, 1, `${p}_alpha`);
+    const update = g.dense(g.binary('MatMul', alpha, v), g.param(`${p}.W_o`, [d, d]), g.param(`${p}.b_o`, [d], { kind: 'zeros' }));
+    x = g.unary('Tanh', g.binary('Add', x, update), `x_${l + 1}`);
+  }
+  const u = x;
+
+  // Pairwise same-factor affinity D (symmetric; the diagonal is forced to 1).
+  const gEmb = g.dense(u, g.param('affinity.W', [d, hyper.affinity]));
+  const gg = g.binary('Mul', g.binary('MatMul', gEmb, g.transpose(gEmb)), g.constant('inv_sqrt_dg', 1 / Math.sqrt(hyper.affinity)));
+  const provTerm = g.binary('Mul', muB, g.param('affinity.w_prov', [1], { kind: 'values', values: [2] }));
+  const affLogit = g.binary(
+    'Add',
+    g.binary('Add', g.binary('Add', gg, g.pairTerm(g.param('affinity.w_pair', [PAIR_DIM], { kind: 'zeros' }))), provTerm),
+    g.param('affinity.b', [1], { kind: 'values', values: [-1] }),
+  );
+  const eye = g.unary('EyeLike', 'provenance_prior', 'eye');
+  const offDiag = g.binary('Sub', one, eye);
+  const affinity = g.binary('Add', g.binary('Mul', g.unary('Sigmoid', affLogit), offDiag), eye, 'affinity');
+
+  // Slot competition (stick-breaking): J times, the most salient memory not yet explained seeds a slot
+  // (a soft argmax of log r_i + salience_i), the slot claims every memory in proportion to its affinity
+  // with the seed times what is left of it, and what is claimed is no longer available. Rows of Z sum to 1
+  // by construction; the mass left after J seeds goes to the slots whose seeds it resembles most.
+  const salience = g.binary(
+    'Mul',
+    g.unary('Tanh', g.dense(u, g.param('salience.w', [d, 1]), g.param('salience.b', [1], { kind: 'zeros' }))),
+    g.constant('salience_scale', hyper.salienceScale),
+  );
+  const salienceRow = g.transpose(salience, [1, 0], 'salience');
+  const invSeedTemp = g.constant('inv_seed_temperature', 1 / hyper.seedTemperature);
+  let remaining = g.reduce('ReduceSum', eye, [0], true, 'remaining_0'); // 1×K ones
+  const claims: string[] = [];
+  const memberships: string[] = [];
+  for (let j = 0; j < hyper.slots; j++) {
+    const score = g.binary('Mul', g.binary('Add', g.unary('Log', g.binary('Add', remaining, seedEps)), salienceRow), invSeedTemp);
+    const seed = g.softmax(score, 1, `seed_${j}`);
+    const member = g.binary('MatMul', seed, affinity, `member_${j}`);
+    claims.push(g.binary('Mul', remaining, member, `claim_${j}`));
+    memberships.push(member);
+    remaining = g.unary('Relu', g.binary('Mul', remaining, g.binary('Sub', one, member)), `remaining_${j + 1}`);
+  }
+  const claimed = g.concat(claims, 0, 'claimed'); // J×K
+  const leftoverShare = g.softmax(g.binary('Mul', g.concat(memberships, 0), g.constant('inv_leftover_temperature', 1 / hyper.leftoverTemperature)), 0);
+  const zT = g.binary('Add', claimed, g.binary('Mul', leftoverShare, remaining));
+  g.transpose(zT, [1, 0], 'assignment');
+
+  // Candidate-conditioned support scorer s(u_i, h).
+  const us = g.dense(u, g.param('support.W_mem', [d, hyper.support]));
+  const hs = g.dense('hypothesis_features', g.param('support.W_hyp', [TEXT_DIM, hyper.support]));
+  const claimTerm = g.binary('Mul', 'claim_support', g.param('support.a', [1], { kind: 'values', values: [2] }));
+  g.unary('Tanh', g.binary('Add', g.binary('Add', claimTerm, g.binary('MatMul', us, g.transpose(hs))), g.param('support.b', [1], { kind: 'zeros' })), 'support');
+
+  // Eq. 6's learnable head, initialised at the engine's fixed head, exported as a constant output.
+  const wRho = g.param('reliability.w', [PRIOR_DIM], { kind: 'values', values: [1.0, 2.0, 0.5, 0.3, 0.0, -0.3, -0.5, 0.0] });
+  const bRho = g.param('reliability.b', [1], { kind: 'values', values: [-1] });
+  const bMiss = g.param('reliability.b_miss', [1], { kind: 'values', values: [0] });
+  g.concat([wRho, bRho, bMiss], 0, 'reliability_head');
+
+  return { inputs: INPUTS, params: g.params, constants: g.constants, ops: g.ops, outputs: outputs(hyper.slots) };
+}
+
+/** Parameter count of a spec. */
+export function parameterCount(spec: ModelSpec): number {
+  return spec.params.reduce((n, p) => n + p.shape.reduce((a, b) => a * b, 1), 0);
+}

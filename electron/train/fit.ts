@@ -1,0 +1,197 @@
+// The optimisation loop: seeded mini-batches, Adam (tf.train.adam) on the summed example losses through
+// tfjs autodiff, a single-pass validation after every epoch, and the best epoch's weights kept.
+// Deterministic on the cpu backend: the same examples, weights and seed give the same result bit for bit.
+
+import * as tf from '@tensorflow/tfjs-core';
+import type { ModelSpec } from '../model/spec';
+import type { Weights } from '../model/weights';
+import { Random } from '../simulator/random';
+import type { Example } from './examples';
+import { disposeExampleTensors, exampleLoss, type ExampleTensors, exampleTensors, forwardExample, type LossWeights } from './losses';
+
+export interface FitOptions extends LossWeights {
+  epochs: number;
+  seed: number;
+  batchSize: number;
+  learningRate: number;
+  /** μ fed to the model while training (0 for the w/o-provenance-prior ablation). */
+  mu: number;
+}
+
+/** Single-pass (no recovery) validation of the current weights. */
+export interface ValidationMetrics {
+  /** % of base slices decided right. */
+  accuracy: number;
+  /** % of minority-tagged base slices decided right. */
+  cmr: number;
+  /** % of queries whose decision flips when their corr copies are appended. */
+  rs: number;
+  /** Mean −log P(h*) over base slices that hold the gold answer. */
+  loss: number;
+  /** What selects the best epoch: mean correctness over base and corr slices. */
+  score: number;
+}
+
+export interface EpochReport {
+  epoch: number;
+  /** Mean training loss over the epoch's steps, and its parts (mean per example that has them). */
+  loss: number;
+  taskLoss: number;
+  dependenceLoss: number;
+  validation: ValidationMetrics;
+  ms: number;
+}
+
+export interface FitProgress {
+  epoch: number;
+  epochs: number;
+  step: number;
+  steps: number;
+  loss: number;
+  last?: EpochReport;
+}
+
+export interface FitResult {
+  weights: Weights;
+  bestEpoch: number;
+  history: EpochReport[];
+}
+
+export async function fit(
+  spec: ModelSpec,
+  initial: Weights,
+  train: readonly Example[],
+  validation: { base: readonly Example[]; corr: ReadonlyMap<string, Example> },
+  opts: FitOptions,
+  onProgress?: (p: FitProgress) => void,
+): Promise<FitResult> {
+  const variables = new Map(spec.params.map((p) => [p.name, tf.variable(tf.tensor(initial.get(p.name) as Float32Array, p.shape), true)]));
+  const params = Object.fromEntries(variables);
+  const varList = [...variables.values()];
+  const optimizer = tf.train.adam(opts.learningRate);
+  const trainTensors = train.map((ex) => exampleTensors(ex, opts.mu));
+  const valBase = validation.base.map((ex) => exampleTensors(ex, opts.mu));
+  const valCorr = new Map([...validation.corr].map(([id, ex]) => [id, exampleTensors(ex, opts.mu)]));
+  const history: EpochReport[] = [];
+  let best: { score: number; epoch: number; weights: Weights } | null = null;
+  const steps = Math.ceil(train.length / opts.batchSize);
+  const rng = new Random(opts.seed).fork('batches');
+  try {
+    for (let epoch = 1; epoch <= opts.epochs; epoch++) {
+      const start = performance.now();
+      const order = rng.shuffle([...train.keys()]);
+      let lossSum = 0;
+      let taskSum = 0;
+      let taskCount = 0;
+      let depSum = 0;
+      let depCount = 0;
+      for (let s = 0; s < steps; s++) {
+        const batch = order.slice(s * opts.batchSize, (s + 1) * opts.batchSize).map((i) => trainTensors[i] as ExampleTensors);
+        const cost = optimizer.minimize(
+          () => {
+            let total = tf.scalar(0);
+            for (const t of batch) {
+              const l = exampleLoss(spec, params, t, opts);
+              total = tf.add(total, l.total);
+              // Reading a value on the cpu backend is a copy, not a device sync; it does not touch the tape.
+              if (l.task) {
+                taskSum += l.task.dataSync()[0] as number;
+                taskCount++;
+              }
+              if (l.dependence) {
+                depSum += l.dependence.dataSync()[0] as number;
+                depCount++;
+              }
+            }
+            return tf.div(total, batch.length) as tf.Scalar;
+          },
+          true,
+          varList,
+        );
+        const value = (cost as tf.Scalar).dataSync()[0] as number;
+        cost?.dispose();
+        if (!Number.isFinite(value)) throw new Error(`fit: the loss became ${value} at epoch ${epoch}, step ${s + 1}; lower the learning rate`);
+        lossSum += value * batch.length;
+        onProgress?.({ epoch, epochs: opts.epochs, step: s + 1, steps, loss: lossSum / Math.min(train.length, (s + 1) * opts.batchSize), last: history[history.length - 1] });
+        // Yield so a worker thread's messages and the progress bar are serviced.
+        if (s % 8 === 7) await new Promise((r) => setImmediate(r));
+      }
+      const val = validate(spec, params, validation, valBase, valCorr, opts.tauP);
+      const report: EpochReport = { epoch, loss: lossSum / train.length, taskLoss: taskCount > 0 ? taskSum / taskCount : 0, dependenceLoss: depCount > 0 ? depSum / depCount : 0, validation: val, ms: performance.now() - start };
+      history.push(report);
+      if (!best || val.score > best.score) best = { score: val.score, epoch, weights: readWeights(variables) };
+      onProgress?.({ epoch, epochs: opts.epochs, step: steps, steps, loss: report.loss, last: report });
+    }
+  } finally {
+    for (const t of [...trainTensors, ...valBase, ...valCorr.values()]) disposeExampleTensors(t);
+    optimizer.dispose();
+    tf.dispose(varList);
+  }
+  if (!best) throw new Error('fit: no epoch ran (epochs must be ≥ 1)');
+  return { weights: best.weights, bestEpoch: best.epoch, history };
+}
+
+function readWeights(variables: Map<string, tf.Variable>): Weights {
+  return new Map([...variables].map(([name, v]) => [name, Float32Array.from(v.dataSync())]));
+}
+
+/** argmax of P with the engine's tie rule (first maximum). */
+function decide(spec: ModelSpec, params: Record<string, tf.Tensor>, t: ExampleTensors, tauP: number): { index: number; logGold: number | null } {
+  const logPosterior = tf.tidy(() => forwardExample(spec, params, t, tauP).logPosterior);
+  const lp = logPosterior.dataSync();
+  logPosterior.dispose();
+  {
+    let index = 0;
+    for (let h = 1; h < lp.length; h++) if ((lp[h] as number) > (lp[index] as number)) index = h;
+    return { index, logGold: t.gold >= 0 ? (lp[t.gold] as number) : null };
+  }
+}
+
+function validate(
+  spec: ModelSpec,
+  params: Record<string, tf.Tensor>,
+  validation: { base: readonly Example[]; corr: ReadonlyMap<string, Example> },
+  base: readonly ExampleTensors[],
+  corr: ReadonlyMap<string, ExampleTensors>,
+  tauP: number,
+): ValidationMetrics {
+  let right = 0;
+  let minority = 0;
+  let minorityRight = 0;
+  let flips = 0;
+  let pairs = 0;
+  let corrRight = 0;
+  let loss = 0;
+  let nLoss = 0;
+  validation.base.forEach((ex, i) => {
+    const d = decide(spec, params, base[i] as ExampleTensors, tauP);
+    const answer = ex.hypotheses[d.index];
+    const ok = ex.gold >= 0 && d.index === ex.gold;
+    right += ok ? 1 : 0;
+    if (ex.minority) {
+      minority++;
+      minorityRight += ok ? 1 : 0;
+    }
+    if (d.logGold !== null) {
+      loss -= d.logGold;
+      nLoss++;
+    }
+    const cex = validation.corr.get(ex.queryId);
+    const ct = corr.get(ex.queryId);
+    if (cex && ct) {
+      const dc = decide(spec, params, ct, tauP);
+      pairs++;
+      flips += cex.hypotheses[dc.index] !== answer ? 1 : 0;
+      corrRight += cex.gold >= 0 && dc.index === cex.gold ? 1 : 0;
+    }
+  });
+  const n = validation.base.length;
+  const pct = (a: number, b: number) => (b > 0 ? (100 * a) / b : 0);
+  return {
+    accuracy: pct(right, n),
+    cmr: pct(minorityRight, minority),
+    rs: pct(flips, pairs),
+    loss: nLoss > 0 ? loss / nLoss : 0,
+    score: (right + corrRight) / Math.max(1, n + pairs),
+  };
+}

@@ -1,0 +1,106 @@
+// The featurizer: deterministic, blind to the ground-truth `factor`, shaped as the contract says, and
+// versioned: a model of another featurizer version is refused with both versions and the file named.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import { checkContract, ModelContractError } from '../../electron/model/contract';
+import { FEATURIZER_VERSION, featurize, MEMORY_DIM, MEMORY_SCALARS, PAIR_DIM, PAIR_FEATURES } from '../../electron/model/featurizer';
+import { exportOnnx, META, readMetadata } from '../../electron/model/onnx-export';
+import { OnnxEvidenceModel } from '../../electron/model/onnx-model';
+import { buildSpec, CONTRACT_VERSION, DEFAULT_HYPER } from '../../electron/model/spec';
+import { hashText, TEXT_DIM } from '../../electron/model/text-hash';
+import { initialWeights } from '../../electron/model/weights';
+import type { Store } from '../../electron/store/store';
+import onnxProto from 'onnx-proto';
+import { initialInput, simulateBundle, storeOf, tempDir } from './helpers';
+
+let dir: string;
+let store: Store;
+
+beforeAll(async () => {
+  dir = tempDir();
+  store = storeOf(await simulateBundle(dir));
+});
+
+afterAll(() => {
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const bytesOf = (f: ReturnType<typeof featurize>) => [f.memory, f.query, f.pairs, f.provenance, f.hypotheses, f.claimSupport].map((a) => Buffer.from(a.buffer).toString('hex'));
+
+describe('featurizer', () => {
+  it('gives the same bytes for the same slice, however often and from whichever store read', () => {
+    for (const q of store.queries().slice(0, 10)) {
+      const a = featurize(initialInput(store, q));
+      const b = featurize(initialInput(store, q));
+      expect(bytesOf(a)).toEqual(bytesOf(b));
+    }
+  });
+
+  it('never reads `factor`: scrambling memory- and claim-level factors changes no feature', () => {
+    const q = store.queries().find((x) => initialInput(store, x).hypotheses.length > 1) as NonNullable<ReturnType<Store['query']>>;
+    const input = initialInput(store, q);
+    expect(input.memories.some((m) => m.factor !== undefined)).toBe(true);
+    const scrambled = {
+      ...input,
+      memories: input.memories.map((m, i) => ({ ...m, factor: `other-${i}`, claims: m.claims.map((c) => ({ ...c, factor: `x-${i}` })) })),
+    };
+    const stripped = { ...input, memories: input.memories.map(({ factor: _f, ...m }) => ({ ...m, claims: m.claims.map(({ factor: _c, ...c }) => c) })) };
+    expect(bytesOf(featurize(scrambled))).toEqual(bytesOf(featurize(input)));
+    expect(bytesOf(featurize(stripped))).toEqual(bytesOf(featurize(input)));
+  });
+
+  it('shapes every tensor as the contract says, with symmetric pairwise features', () => {
+    const input = initialInput(store, store.queries()[0] as NonNullable<ReturnType<Store['query']>>);
+    const f = featurize(input);
+    const K = input.memories.length;
+    const L = input.hypotheses.length;
+    expect(MEMORY_DIM).toBe(TEXT_DIM + MEMORY_SCALARS.length);
+    expect(PAIR_DIM).toBe(PAIR_FEATURES.length);
+    expect([f.K, f.L]).toEqual([K, L]);
+    expect(f.memory.length).toBe(K * MEMORY_DIM);
+    expect(f.query.length).toBe(TEXT_DIM);
+    expect(f.pairs.length).toBe(K * K * PAIR_DIM);
+    expect(f.provenance.length).toBe(K * K);
+    expect(f.hypotheses.length).toBe(L * TEXT_DIM);
+    expect(f.claimSupport.length).toBe(K * L);
+    for (let i = 0; i < K; i++)
+      for (let j = 0; j < K; j++)
+        for (let p = 0; p < PAIR_DIM; p++) expect(f.pairs[(i * K + j) * PAIR_DIM + p]).toBe(f.pairs[(j * K + i) * PAIR_DIM + p]);
+  });
+
+  it('hashes text into an L2-normalised signed vector (zeros for no words)', () => {
+    const v = hashText('Relayed update: north gate, state open.');
+    expect(Math.hypot(...v)).toBeCloseTo(1, 6);
+    expect(v.some((x) => x < 0)).toBe(true);
+    expect(Array.from(hashText('  …  '))).toEqual(new Array(TEXT_DIM).fill(0));
+    expect(Array.from(hashText('Scout 3 reports'))).toEqual(Array.from(hashText('scout 3 REPORTS')));
+  });
+});
+
+describe('the model contract', () => {
+  it('accepts this engine’s own versions', () => {
+    const info = checkContract(readMetadata(exportOnnx(buildSpec(), initialWeights(buildSpec(), 1), { name: 'm', mu: 0.5, hyper: DEFAULT_HYPER })), 'm.onnx');
+    expect(info).toMatchObject({ name: 'm', contract: CONTRACT_VERSION, featurizer: FEATURIZER_VERSION, mu: 0.5, slots: 6 });
+  });
+
+  it('refuses a model of another featurizer version, naming both versions and the file', async () => {
+    const spec = buildSpec();
+    const good = exportOnnx(spec, initialWeights(spec, 1), { name: 'old', mu: 0.5, hyper: DEFAULT_HYPER });
+    const model = onnxProto.onnx.ModelProto.decode(good);
+    for (const p of model.metadataProps) if (p.key === META.featurizer) p.value = 'cama-features/0';
+    const bad = onnxProto.onnx.ModelProto.encode(model).finish();
+    const attempt = OnnxEvidenceModel.fromBytes(bad, 'models/old.onnx');
+    await expect(attempt).rejects.toBeInstanceOf(ModelContractError);
+    await expect(attempt).rejects.toThrow(/models\/old\.onnx/);
+    await expect(attempt).rejects.toThrow('cama-features/0');
+    await expect(attempt).rejects.toThrow(FEATURIZER_VERSION);
+  });
+
+  it('refuses a model of another contract version, and a file that is no CAMA model', () => {
+    expect(() => checkContract({ [META.contract]: 'cama-evidence/9', [META.featurizer]: FEATURIZER_VERSION, [META.mu]: '0.5', [META.slots]: '6' }, 'x.onnx')).toThrow(
+      /x\.onnx.*cama-evidence\/9.*cama-evidence\/1/,
+    );
+    expect(() => checkContract({}, 'y.onnx')).toThrow(/y\.onnx: not a CAMA evidence model/);
+  });
+});

@@ -1,0 +1,59 @@
+// Model test helpers: a small simulated bundle in a temporary folder (the real simulator, the real
+// store), slices built by the engine's own steps, and seeded random weights for a spec.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { importBundle } from '../../electron/bundle/import';
+import type { SliceInput } from '../../electron/engine/evidence/model';
+import { initialSlice } from '../../electron/engine/retrieve';
+import type { SliceMemory } from '../../electron/engine/types';
+import { buildSliceInput } from '../../electron/engine/slice-input';
+import type { ModelSpec } from '../../electron/model/spec';
+import type { Weights } from '../../electron/model/weights';
+import { size } from '../../electron/model/weights';
+import { simulatorConfig } from '../../electron/simulator/config';
+import { Random } from '../../electron/simulator/random';
+import { simulate } from '../../electron/simulator/simulate';
+import { Store } from '../../electron/store/store';
+import type { Query } from '../../shared/domain';
+
+export const SMALL_SIM = { name: 'small', seed: 77, world: { subjects: 30 }, queries: { count: 60 } };
+
+export function tempDir(prefix = 'cama-model-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Simulates `config` into `dir` and returns the bundle folder. */
+export async function simulateBundle(dir: string, config: object = SMALL_SIM): Promise<string> {
+  const bundle = path.join(dir, 'bundle');
+  await simulate(simulatorConfig(config), bundle);
+  return bundle;
+}
+
+export function storeOf(bundle: string): Store {
+  const store = Store.open(':memory:');
+  importBundle(store, bundle);
+  return store;
+}
+
+/** The engine's SliceInput for `memories` under `query`. */
+export function inputFor(store: Store, query: Query, memories: readonly SliceMemory[], slots = 6): SliceInput {
+  return buildSliceInput(query, memories, store.edgesAmong(memories.map((m) => m.id)), slots);
+}
+
+/** A query's initial slice (K = 10) as the model sees it. */
+export function initialInput(store: Store, query: Query): SliceInput {
+  return inputFor(store, query, initialSlice(store, query, 10));
+}
+
+/** Every parameter drawn from U(-scale, scale), so no part of the graph sits at its zero initialisation. */
+export function randomWeights(spec: ModelSpec, seed: number, scale = 0.5): Weights {
+  const rng = new Random(seed);
+  return new Map(
+    spec.params.map((p) => {
+      const w = new Float32Array(size(p.shape));
+      for (let i = 0; i < w.length; i++) w[i] = rng.uniform(-scale, scale);
+      return [p.name, w];
+    }),
+  );
+}

@@ -1,0 +1,109 @@
+// One spec, two executions: the tfjs forward pass (training) and the exported ONNX graph run by
+// onnxruntime-node (inference) agree within 1e-4 on the same inputs, for K = 1, 10 and 37, with every
+// parameter away from its initialisation. The graph is opset ≥ 13 with dynamic K and L.
+import fs from 'node:fs';
+import onnxProto from 'onnx-proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { featurize, type SliceFeatures } from '../../electron/model/featurizer';
+import { exportOnnx, OPSET, readInitializers } from '../../electron/model/onnx-export';
+import { OnnxEvidenceModel } from '../../electron/model/onnx-model';
+import { buildSpec, DEFAULT_HYPER } from '../../electron/model/spec';
+import { forward, inputTensors } from '../../electron/model/tf-forward';
+import { tf, useCpuBackend } from '../../electron/model/tf-setup';
+import type { Store } from '../../electron/store/store';
+import type { Query } from '../../shared/domain';
+import { inputFor, randomWeights, simulateBundle, storeOf, tempDir } from './helpers';
+
+const spec = buildSpec();
+const weights = randomWeights(spec, 2024);
+let dir: string;
+let store: Store;
+let model: OnnxEvidenceModel;
+let bytes: Uint8Array;
+
+beforeAll(async () => {
+  await useCpuBackend();
+  dir = tempDir();
+  store = storeOf(await simulateBundle(dir));
+  bytes = exportOnnx(spec, weights, { name: 'parity', mu: 0.5, hyper: DEFAULT_HYPER });
+  model = await OnnxEvidenceModel.fromBytes(bytes, 'parity.onnx');
+});
+
+afterAll(async () => {
+  await model.close();
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A slice of exactly K memories around a query with claims (its retrieval, then other base memories). */
+function featuresWithK(K: number): { features: SliceFeatures; query: Query } {
+  const queries = store.queries();
+  const claimingOf = (q: Query) => store.memories(store.memoryIdsClaiming({ subject: q.subject as string, attribute: q.attribute as string }));
+  for (const query of queries) {
+    // The query's own evidence first, then other keys' memories (background for this query) up to K.
+    const pool = claimingOf(query);
+    for (const other of queries) {
+      if (pool.length >= K) break;
+      for (const m of claimingOf(other)) if (!pool.some((p) => p.id === m.id)) pool.push(m);
+    }
+    const input = inputFor(store, query, pool.slice(0, K));
+    if (input.hypotheses.length === 0 || input.memories.length !== K) continue;
+    return { features: featurize(input), query };
+  }
+  throw new Error(`no query with ${K} memories`);
+}
+
+function tfjsOutputs(f: SliceFeatures, mu: number): Record<string, Float32Array> {
+  return tf.tidy(() => {
+    const params = Object.fromEntries(spec.params.map((p) => [p.name, tf.tensor(weights.get(p.name) as Float32Array, p.shape)]));
+    const out = forward(spec, params, inputTensors(f, mu));
+    return Object.fromEntries(Object.entries(out).map(([k, t]) => [k, Float32Array.from(t.dataSync())]));
+  }) as unknown as Record<string, Float32Array>;
+}
+
+describe('tfjs forward pass vs onnxruntime', () => {
+  for (const K of [1, 10, 37]) {
+    for (const mu of [0.5, 0]) {
+      it(`agree within 1e-4 on every output (K = ${K}, μ = ${mu})`, async () => {
+        const { features } = featuresWithK(K);
+        expect(features.K).toBe(K);
+        const ref = tfjsOutputs(features, mu);
+        const got = await model.run(features, mu);
+        const pairs: Array<[string, Float32Array, Float32Array]> = [
+          ['assignment', ref.assignment as Float32Array, got.assignment],
+          ['support', ref.support as Float32Array, got.support],
+          ['affinity', ref.affinity as Float32Array, got.affinity],
+          ['reliability_head', ref.reliability_head as Float32Array, got.reliabilityHead],
+        ];
+        for (const [name, a, b] of pairs) {
+          expect(b.length, name).toBe(a.length);
+          let worst = 0;
+          for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs((a[i] as number) - (b[i] as number)));
+          expect(worst, name).toBeLessThan(1e-4);
+        }
+        // Z rows lie on the simplex.
+        for (let i = 0; i < K; i++) {
+          let s = 0;
+          for (let j = 0; j < DEFAULT_HYPER.slots; j++) s += got.assignment[i * DEFAULT_HYPER.slots + j] as number;
+          expect(s).toBeCloseTo(1, 5);
+        }
+      });
+    }
+  }
+
+  it('exports opset ≥ 13 with dynamic K and L, and the trained parameters as initializers', () => {
+    const m = onnxProto.onnx.ModelProto.decode(bytes);
+    expect(Number(m.opsetImport[0]?.version)).toBeGreaterThanOrEqual(13);
+    expect(OPSET).toBeGreaterThanOrEqual(13);
+    const dims = (name: string) => m.graph?.input?.find((i) => i.name === name)?.type?.tensorType?.shape?.dim?.map((d) => d.dimParam || Number(d.dimValue));
+    expect(dims('memory_features')?.[0]).toBe('K');
+    expect(dims('pair_features')?.slice(0, 2)).toEqual(['K', 'K']);
+    expect(dims('hypothesis_features')?.[0]).toBe('L');
+    const init = readInitializers(bytes);
+    for (const p of spec.params) expect(Array.from(init.get(p.name) as Float32Array)).toEqual(Array.from(weights.get(p.name) as Float32Array));
+  });
+
+  it('is deterministic: the same spec and weights give the same bytes', () => {
+    expect(Buffer.from(exportOnnx(spec, weights, { name: 'parity', mu: 0.5, hyper: DEFAULT_HYPER })).equals(Buffer.from(bytes))).toBe(true);
+  });
+});
