@@ -24,11 +24,16 @@ const rendererDir = join(appRoot, 'dist', 'renderer');
 const resourcesDir = app.isPackaged ? join(process.resourcesPath, 'resources') : join(appRoot, 'resources');
 const version = (JSON.parse(readFileSync(join(appRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
+const modelsDir = app.isPackaged ? join(process.resourcesPath, 'models') : join(appRoot, 'models');
+// Job workers and the evaluation's ablation models find the models folder through the environment.
+process.env.CAMA_MODELS_DIR ??= modelsDir;
+
 const service = new WorkbenchService({
   mode: 'electron',
   version,
   dataDir: process.env.WORKBENCH_DATA_DIR ?? app.getPath('userData'),
   resourcesDir,
+  modelsDir,
   worker: { url: pathToFileURL(join(__dirname, 'worker.cjs')) },
   choosePath: async ({ kind, save, title }) => {
     const parent = win ?? undefined;
@@ -109,7 +114,7 @@ function buildMenu(): void {
         run('Open store', async () => {
           const r = await dialog.showOpenDialog({ properties: ['openFile'], filters: [{ name: 'Workbench store', extensions: ['sqlite', 'db'] }] });
           if (r.canceled || !r.filePaths[0]) return;
-          service.open(r.filePaths[0]);
+          await service.open(r.filePaths[0]);
           notify({ type: 'store' });
         }),
     },
@@ -119,7 +124,7 @@ function buildMenu(): void {
         run('New store', async () => {
           const r = await dialog.showSaveDialog({ defaultPath: 'workbench.sqlite', filters: [{ name: 'Workbench store', extensions: ['sqlite'] }] });
           if (r.canceled || !r.filePath) return;
-          service.open(r.filePath);
+          await service.open(r.filePath);
           notify({ type: 'store' });
         }),
     },

@@ -22,6 +22,8 @@ export interface StoreInfo {
   /** The assignment provider and policy episodes are produced with, e.g. "heuristic-components". */
   model: { name: string; heuristic: boolean };
   policy: { name: string; heuristic: boolean };
+  /** What the engine loaded and why (e.g. the heuristic fallback when no trained model is found). */
+  engineNotes: string[];
 }
 
 export interface RecentStore {

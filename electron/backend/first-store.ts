@@ -6,6 +6,6 @@ import type { WorkbenchService } from './service';
 
 export async function openFirstStore(service: WorkbenchService): Promise<void> {
   const last = service.recentStores().find((r) => existsSync(r.path));
-  if (last) service.open(last.path);
+  if (last) await service.open(last.path);
   else await service.openDemo();
 }

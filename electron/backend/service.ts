@@ -8,7 +8,7 @@ import { type Api, ArgumentError, type CallName, type CallResult, type Envelope,
 import type { JobStatus, RecentStore, StoreInfo } from '../../shared/views';
 import { exportBundle } from '../bundle/export';
 import { BundleImportError } from '../bundle/errors';
-import { type EngineSetup, engineSetup } from '../engine/setup';
+import { type EngineSetup, loadEngine } from '../engine/setup';
 import { DEFAULT_METHODS, METHODS, resolveMethods } from '../eval/methods';
 import { Store } from '../store/store';
 import { ANALYSIS_METHOD } from './analyse';
@@ -24,6 +24,8 @@ export interface ServiceOptions {
   /** The shipped resources folder (holds demo/, the bundled demo bundle). */
   resourcesDir: string;
   worker: WorkerEntry;
+  /** Where the trained models live (default: models/ in the repository, or the packaged resources). */
+  modelsDir?: string;
   /** The native file/folder picker (Electron); absent in web mode. */
   choosePath?: (args: { kind: 'file' | 'folder'; save?: boolean; title?: string }) => Promise<string | null>;
 }
@@ -35,12 +37,14 @@ export class WorkbenchService {
   private store: Store | null = null;
   private readonly recent: RecentStores;
   private readonly jobs: JobManager;
-  private readonly setup: EngineSetup = engineSetup();
+  /** The engine episodes are produced with: the shipped model when present, else the heuristic (with notes saying so). */
+  private readonly engine: Promise<EngineSetup>;
 
   constructor(private readonly opts: ServiceOptions) {
     this.dataDir = opts.dataDir ?? defaultDataDir();
     this.recent = new RecentStores(this.dataDir);
     this.jobs = new JobManager(opts.worker);
+    this.engine = loadEngine({}, { modelsDir: opts.modelsDir });
   }
 
   get demoPath(): string {
@@ -68,7 +72,7 @@ export class WorkbenchService {
   }
 
   /** Opens a store and makes it current (also used at start-up). */
-  open(path: string): StoreInfo {
+  async open(path: string): Promise<StoreInfo> {
     const abs = resolve(path);
     const next = Store.open(abs);
     this.store?.close();
@@ -99,31 +103,33 @@ export class WorkbenchService {
     return this.store;
   }
 
-  private info(): StoreInfo {
+  private async info(): Promise<StoreInfo> {
     const store = this.current();
+    const setup = await this.engine;
     return {
       path: store.path,
       name: basename(store.path),
       counts: store.counts(),
       analysed: new Set(store.listEpisodes({ method: ANALYSIS_METHOD, variant: 'base' }).map((e) => e.queryId)).size,
-      model: { name: this.setup.model.name, heuristic: this.setup.model.heuristic },
-      policy: { name: this.setup.policy.name, heuristic: this.setup.policy.heuristic },
+      model: { name: setup.model.name, heuristic: setup.model.heuristic },
+      policy: { name: setup.policy.name, heuristic: setup.policy.heuristic },
+      engineNotes: setup.notes ?? [],
     };
   }
 
   private startJob(request: JobRequest, message: string): JobStatus {
-    return this.jobs.start(request.kind, request, message).status;
+    return this.jobs.start(request.kind, { ...request, modelsDir: this.opts.modelsDir }, message).status;
   }
 
   private runJob(request: JobRequest, message: string): Promise<JobStatus> {
-    return this.jobs.start(request.kind, request, message).done;
+    return this.jobs.start(request.kind, { ...request, modelsDir: this.opts.modelsDir }, message).done;
   }
 
   private readonly handlers: Handlers = {
-    session: () => ({
+    session: async () => ({
       mode: this.opts.mode,
       version: this.opts.version,
-      store: this.store ? this.info() : null,
+      store: this.store ? await this.info() : null,
       recent: this.recent.list(),
       demoPath: this.demoPath,
     }),
@@ -137,9 +143,9 @@ export class WorkbenchService {
     startGenerateDemo: ({ seed, queries, path }) => {
       const target = resolve(path);
       if (existsSync(target)) throw new Error(`${target} already exists: choose a new file for the generated store`);
-      const job = this.jobs.start('demo', { kind: 'demo', storePath: target, seed, queries }, 'generating a demo');
+      const job = this.jobs.start('demo', { kind: 'demo', storePath: target, seed, queries, modelsDir: this.opts.modelsDir }, 'generating a demo');
       void job.done.then((s) => {
-        if (s.state === 'done') this.open(target);
+        if (s.state === 'done') void this.open(target);
       });
       return job.status;
     },
@@ -156,7 +162,7 @@ export class WorkbenchService {
     memory: ({ id }) => memoryView(this.current(), id),
     provenance: ({ ids, depth }) => provenanceGraph(this.current(), ids, depth),
     provenanceOverview: ({ limit }) => provenanceOverview(this.current(), limit),
-    whatIf: (args) => whatIf(this.current(), this.setup, args),
+    whatIf: async (args) => whatIf(this.current(), await this.engine, args),
     evalMethods: () => METHODS.map((m) => ({ name: m.name, group: m.group, description: m.description })),
     evalRuns: () =>
       this.current()

@@ -1,10 +1,16 @@
 // Messages between the backend and its job workers.
 
+/** Every job names its store, and where the trained models are (the worker loads the same engine). */
+interface JobBase {
+  storePath: string;
+  modelsDir?: string;
+}
+
 export type JobRequest =
-  | { kind: 'import'; storePath: string; dir: string }
-  | { kind: 'analyse'; storePath: string }
-  | { kind: 'eval'; storePath: string; methods: string[]; label: string }
-  | { kind: 'demo'; storePath: string; bundleDir?: string; seed?: number; queries?: number };
+  | (JobBase & { kind: 'import'; dir: string })
+  | (JobBase & { kind: 'analyse' })
+  | (JobBase & { kind: 'eval'; methods: string[]; label: string })
+  | (JobBase & { kind: 'demo'; bundleDir?: string; seed?: number; queries?: number });
 
 export type WorkerMessage =
   | { type: 'progress'; done: number; total: number; message?: string }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { importBundle } from '../bundle/import';
-import { engineSetup } from '../engine/setup';
+import { loadEngine } from '../engine/setup';
 import { resolveMethods } from '../eval/methods';
 import { evaluateAndSave } from '../eval/persist';
 import { simulatorConfig } from '../simulator/config';
@@ -22,7 +22,7 @@ function post(msg: WorkerMessage): void {
 const progress = (message: string) => (done: number, total: number) => post({ type: 'progress', done, total, message });
 
 async function run(req: JobRequest): Promise<unknown> {
-  const setup = engineSetup();
+  const setup = await loadEngine({}, { modelsDir: req.modelsDir });
   const store = Store.open(req.storePath);
   try {
     switch (req.kind) {

@@ -86,6 +86,13 @@ export function StoreSummary() {
         <Component role="assignment provider" name={store.model.name} heuristic={store.model.heuristic} />
         <Component role="recovery policy" name={store.policy.name} heuristic={store.policy.heuristic} />
       </div>
+      {store.engineNotes.length > 0 && (
+        <ul className="hint engine-notes" data-testid="engine-notes">
+          {store.engineNotes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

@@ -43,7 +43,7 @@ describe('first start', () => {
     const demoQueries = readFileSync(join(RESOURCES, 'demo', 'queries.jsonl'), 'utf8').trim().split('\n').length;
     expect(session.store?.counts.queries).toBe(demoQueries);
     expect(session.store?.analysed).toBe(demoQueries);
-    expect(session.store?.model).toEqual({ name: 'heuristic-components', heuristic: true });
+    expect(session.store?.model).toEqual({ name: 'neural:default', heuristic: false });
     expect(session.recent[0]?.path).toBe(join(dataDir, 'demo.sqlite'));
   });
 

@@ -1,12 +1,14 @@
-// `npm run bench`: speed and memory, measured (never asserted in tests). Prints one JSON object on
-// stdout; progress on stderr.
+// `npm run bench`: speed and memory, measured (never asserted in tests), and the UI's timings in headless
+// Chromium (ui.ts). Prints one JSON object on stdout; progress on stderr.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { importBundle } from '../../electron/bundle/import';
-import { engineSetup } from '../../electron/engine/setup';
+import { type EngineSetup, engineSetup, loadEngine } from '../../electron/engine/setup';
+import type { SliceMemory } from '../../electron/engine/types';
+import type { Query } from '../../shared/domain';
 import { analyseSlice, runEpisode } from '../../electron/engine/episode';
 import { initialSlice } from '../../electron/engine/retrieve';
 import { evaluate } from '../../electron/eval/harness';
@@ -14,6 +16,8 @@ import { METHODS } from '../../electron/eval/methods';
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
+import { inferenceBench, trainingBench } from './model';
+import { uiBench } from './ui';
 
 const log = (msg: string): void => void process.stderr.write(`bench: ${msg}\n`);
 
@@ -28,6 +32,34 @@ function summary(samples: number[]): { p50: number; p99: number; mean: number; n
 }
 
 const round = (x: number, d = 3): number => Math.round(x * 10 ** d) / 10 ** d;
+
+/** µs per slice for analyseSlice (assignment + arbitration) and ms per whole episode, with one engine. */
+async function arbitrationBench(store: Store, setup: EngineSetup, slices: Array<{ q: Query; slice: SliceMemory[] }>): Promise<Record<string, unknown>> {
+  const arbitrateUs: number[] = [];
+  for (let pass = 0; pass < 5; pass++) {
+    for (const { q, slice } of slices) {
+      const edges = store.edgesAmong(slice.map((m) => m.id));
+      const s = performance.now();
+      await analyseSlice(setup, q, slice, edges);
+      arbitrateUs.push((performance.now() - s) * 1000);
+    }
+  }
+  const a = summary(arbitrateUs);
+  const episodeMs: number[] = [];
+  for (const { q } of slices) {
+    const s = performance.now();
+    await runEpisode({ ...setup, source: store }, q, { method: 'cama' });
+    episodeMs.push(performance.now() - s);
+  }
+  const e = summary(episodeMs);
+  return {
+    provider: setup.model.name,
+    us_per_slice_p50: round(a.p50, 1),
+    us_per_slice_p99: round(a.p99, 1),
+    episode_ms_p50: round(e.p50),
+    episode_ms_p99: round(e.p99),
+  };
+}
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'cama-bench-'));
@@ -63,33 +95,17 @@ async function main(): Promise<void> {
     const r = summary(retrieveMs);
     results.retrieval_ms = { store_memories: imported.memories, k: setup.config.k, p50: round(r.p50), p99: round(r.p99), mean: round(r.mean), n: r.n };
 
-    log('arbitration (heuristic provider) per slice');
     const slices = queries.map((q) => ({ q, slice: initialSlice(store, q, setup.config.k) }));
-    const arbitrateUs: number[] = [];
-    for (let round = 0; round < 5; round++) {
-      for (const { q, slice } of slices) {
-        const edges = store.edgesAmong(slice.map((m) => m.id));
-        const s = performance.now();
-        await analyseSlice(setup, q, slice, edges);
-        arbitrateUs.push((performance.now() - s) * 1000);
-      }
-    }
-    const a = summary(arbitrateUs);
-    const episodeMs: number[] = [];
-    for (const { q } of slices) {
-      const s = performance.now();
-      await runEpisode({ ...setup, source: store }, q, { method: 'cama' });
-      episodeMs.push(performance.now() - s);
-    }
-    const e = summary(episodeMs);
-    results.arbitration = {
-      provider: setup.model.name,
-      us_per_slice_p50: round(a.p50, 1),
-      us_per_slice_p99: round(a.p99, 1),
-      episode_ms_p50: round(e.p50),
-      episode_ms_p99: round(e.p99),
-    };
+    log('arbitration per slice and per episode: the heuristic provider, then the shipped model');
+    const model = await loadEngine();
+    results.arbitration = await arbitrationBench(store, setup, slices);
+    results.arbitration_model = await arbitrationBench(store, model, slices);
+    log('onnxruntime inference per slice at K = 10 and K = 64 (models/default.onnx)');
+    results.model_inference = await inferenceBench(store);
     store.close();
+
+    log('training: one epoch on the default training split');
+    results.training = await trainingBench(dir);
 
     log('evaluation throughput on the default test config');
     const testCfg = simulatorConfig({ name: 'test', seed: 3003, world: { subjects: 100 }, queries: { count: 200 } });
@@ -97,13 +113,23 @@ async function main(): Promise<void> {
     const testStore = Store.open(':memory:');
     importBundle(testStore, join(dir, 'test'));
     t = performance.now();
-    const report = await evaluate(testStore, { bundle: 'test', methods: METHODS, context: setup });
+    const report = await evaluate(testStore, { bundle: 'test', methods: METHODS, context: model });
     const evalS = (performance.now() - t) / 1000;
-    results.eval = { queries: report.n_queries, methods: METHODS.length, seconds: round(evalS), queries_per_s: round(report.n_queries / evalS, 1) };
+    results.eval = {
+      engine: model.model.name,
+      queries: report.n_queries,
+      methods: METHODS.length,
+      seconds: round(evalS),
+      queries_per_s: round(report.n_queries / evalS, 1),
+    };
     testStore.close();
 
     const mem = process.memoryUsage();
     results.memory_mb = { rss: Math.round(mem.rss / 2 ** 20), heap_used: Math.round(mem.heapUsed / 2 ** 20) };
+
+    // Last, so the memory above is the engine's alone: the renderer in headless Chromium (test/bench/ui.ts).
+    log('UI: inspector first render and provenance-explorer panning, in headless Chromium');
+    results.ui = await uiBench();
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
