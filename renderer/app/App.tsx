@@ -10,6 +10,7 @@ import { BrowserView } from '../browser/BrowserView';
 import { EvalView } from '../evaluation/EvalView';
 import { HomeView } from '../home/HomeView';
 import { InspectorView } from '../inspector/InspectorView';
+import { ProvenanceView } from '../provenance/ProvenanceView';
 import { useSession } from './session';
 
 declare global {
@@ -52,6 +53,7 @@ function Nav() {
       <span className="brand">Arbitration workbench</span>
       {item('/', 'Home')}
       {item('/browser', 'Queries')}
+      {item('/provenance', 'Provenance')}
       {item('/eval', 'Evaluation')}
       <JobIndicator />
       <span className="nav-store" data-testid="open-store" title={store?.path}>
@@ -87,6 +89,9 @@ export function App() {
           </Route>
           <Route path="/browser">
             <BrowserView />
+          </Route>
+          <Route path="/provenance">
+            <ProvenanceView />
           </Route>
           <Route path="/episode/:id">{(params) => <InspectorView episodeId={Number.parseInt(params.id ?? '', 10)} />}</Route>
           <Route path="/eval">

@@ -1,0 +1,116 @@
+// The store-wide provenance explorer in a real browser against web mode, on the demo store: it draws
+// exactly the memories and edges the backend's provenanceOverview returns for the chosen limit, parents
+// above the memories derived from them, finds a memory by id and centres on it, opens a clicked memory
+// in the drawer with what the backend holds, and keeps every edge when nodes scroll out of view and back.
+// Screenshots land in test-artifacts/.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProvenanceOverview } from '../../shared/views';
+import { startWorkbench, type Workbench } from './harness';
+
+let wb: Workbench;
+
+beforeAll(async () => {
+  wb = await startWorkbench();
+}, 120_000);
+
+afterAll(async () => {
+  await wb?.close();
+});
+
+const LIMIT = 500;
+const explorer = () => wb.page.getByTestId('provenance-explorer');
+const drawnCount = async () => Number(await wb.page.getByTestId('explorer-node-count').getAttribute('data-value'));
+const int = (n: number) => n.toLocaleString('en-US');
+
+/** Opens the explorer with a limit and waits until its layout (computed in a worker) is drawn. */
+async function openExplorer(limit: number, expected: ProvenanceOverview): Promise<void> {
+  await wb.page.goto(`${wb.web.url}#/provenance`);
+  await explorer().waitFor();
+  await wb.page.getByTestId('explorer-limit').selectOption(String(limit));
+  await expect.poll(drawnCount, { timeout: 20_000 }).toBe(expected.nodes.length);
+  await expect.poll(() => explorer().getAttribute('data-state'), { timeout: 20_000 }).toBe('ready');
+}
+
+describe('the provenance explorer', () => {
+  it('draws exactly the memories and edges provenanceOverview returns for the chosen limit, parents above copies', async () => {
+    const expected = await wb.api('provenanceOverview', { limit: LIMIT });
+    expect(expected.nodes.length).toBeGreaterThan(100); // the demo fills the limit with whole cascades
+    expect(expected.nodes.length).toBeLessThanOrEqual(LIMIT);
+    await openExplorer(LIMIT, expected);
+
+    const count = await wb.page.locator('.pv-count').textContent();
+    expect(count).toContain(
+      `${int(expected.nodes.length)} memories in ${int(expected.components)} cascades of ${int(expected.totalNodes)} / ${int(expected.totalComponents)} in the store`,
+    );
+    expect(await wb.page.getByTestId('explorer-layout-status').textContent()).toMatch(/^laid out in \d+ ms/);
+
+    // A few hundred memories are shown whole at first, so every node is in the page: the same ids.
+    const canvas = wb.page.getByTestId('provenance-explorer').locator('.react-flow');
+    await expect.poll(() => canvas.locator('.react-flow__node').count(), { timeout: 10_000 }).toBe(expected.nodes.length);
+    const ids = await canvas.locator('.react-flow__node').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
+    expect(new Set(ids)).toEqual(new Set(expected.nodes.map((n) => n.id)));
+    const edgeKeys = new Set(expected.edges.map((e) => `${e.parent}>${e.child}`));
+    await expect.poll(() => canvas.locator('.react-flow__edge').count()).toBe(edgeKeys.size);
+
+    // Layered: every parent is drawn above the memory derived from it.
+    const tops = Object.fromEntries(
+      await canvas.locator('.react-flow__node').evaluateAll((els) => els.map((e) => [e.getAttribute('data-id') ?? '', e.getBoundingClientRect().top] as const)),
+    );
+    const upsideDown = expected.edges.filter((e) => !((tops[e.parent] as number) < (tops[e.child] as number)));
+    expect(upsideDown).toEqual([]);
+    await wb.shot('provenance-explorer');
+  });
+
+  it('finds a memory by id, centres on it, opens it in the drawer with what the backend holds, and keeps every edge', async () => {
+    const expected = await wb.api('provenanceOverview', { limit: LIMIT });
+    await openExplorer(LIMIT, expected);
+    // A memory with copies in the largest cascade.
+    const id = expected.edges.find((e) => expected.nodes.some((n) => n.id === e.parent && n.component === 0))?.parent;
+    if (!id) throw new Error('the largest cascade has no edge');
+    const memory = await wb.api('memory', { id });
+
+    await wb.page.getByTestId('explorer-search').fill(id);
+    await wb.page.getByTestId('explorer-search').press('Enter');
+    await expect.poll(() => wb.page.getByTestId('explorer-search-status').textContent()).toMatch(/^1 \/ \d+/);
+    const node = wb.page.locator(`.react-flow__node[data-id="${id}"]`);
+    // Centred: the found node sits in the middle of the canvas once the short animation ends.
+    const canvasBox = await wb.page.locator('.pv-canvas').boundingBox();
+    await expect
+      .poll(async () => {
+        const box = await node.boundingBox();
+        if (!box || !canvasBox) return Number.POSITIVE_INFINITY;
+        return Math.hypot(box.x + box.width / 2 - (canvasBox.x + canvasBox.width / 2), box.y + box.height / 2 - (canvasBox.y + canvasBox.height / 2));
+      })
+      .toBeLessThan(4);
+    await expect.poll(() => node.locator('.pnode').getAttribute('class')).toContain('found');
+
+    await node.click();
+    const drawer = wb.page.getByTestId('explorer-drawer');
+    await expect.poll(() => drawer.getAttribute('data-memory-id')).toBe(id);
+    await expect.poll(() => drawer.getByTestId('explorer-drawer-text').textContent()).toBe(memory.text);
+    const children = await drawer.getByTestId('explorer-children').locator('.pv-chip').count();
+    expect(children).toBe(memory.children.length);
+    await expect.poll(() => node.locator('.pnode').getAttribute('class')).toContain('selected');
+    await wb.shot('provenance-drawer');
+
+    // A copy's chip moves the drawer (and the view) to that copy.
+    const copy = memory.children[0]?.child as string;
+    await drawer.getByTestId('explorer-children').locator('.pv-chip').first().click();
+    await expect.poll(() => drawer.getAttribute('data-memory-id')).toBe(copy);
+    await expect.poll(() => drawer.getByTestId('explorer-parents').textContent()).toContain(id);
+
+    // Colour by kind, then close the drawer with Escape.
+    await wb.page.getByTestId('explorer-color-kind').click();
+    await expect.poll(() => wb.page.locator('.pv-canvas').getAttribute('class')).toContain('by-kind');
+    await wb.page.keyboard.press('Escape');
+    await expect.poll(() => drawer.count()).toBe(0);
+    await wb.shot('provenance-by-kind');
+
+    // Back to the whole drawing: the memories that scrolled out and in again keep their edges.
+    await wb.page.locator('.pv-canvas .react-flow__controls-fitview').click();
+    const canvas = explorer().locator('.react-flow');
+    await expect.poll(() => canvas.locator('.react-flow__node').count()).toBe(expected.nodes.length);
+    await expect.poll(() => canvas.locator('.react-flow__edge').count()).toBe(new Set(expected.edges.map((e) => `${e.parent}>${e.child}`)).size);
+  });
+});
