@@ -114,6 +114,7 @@ export interface JobStatus {
   error?: string;
 }
 
+/** One method's scores in an evaluation (paper Eq. 18-21 in percent, costs, factor diagnostics). */
 export interface EvalMetricsView {
   accuracy: number | null;
   cmr: number | null;
@@ -127,8 +128,18 @@ export interface EvalMetricsView {
   steps: number;
   retrievals: number;
   ms_per_query: number;
+  /** Where `factor` is known and the method infers slots. */
   n_eff_mae?: number | null;
   pair_auc?: number | null;
+}
+
+/** What `cama eval --json` prints and an evaluation run saves. */
+export interface EvalReportView {
+  bundle: string;
+  n_queries: number;
+  /** Queries whose D_minor / D_rec membership was derived because their row carries no `tags`. */
+  tags_derived: number;
+  methods: Record<string, EvalMetricsView>;
 }
 
 export interface EvalRunSummary {
@@ -140,7 +151,7 @@ export interface EvalRunSummary {
 }
 
 export interface EvalRunView extends EvalRunSummary {
-  report: { bundle: string; n_queries: number; tags_derived: number; methods: Record<string, EvalMetricsView> } | null;
+  report: EvalReportView | null;
   /** Per query and method (base variant): the prediction, whether it was right, the episode to open. */
   results: Array<{
     queryId: string;

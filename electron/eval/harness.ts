@@ -4,6 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ClaimKey, Query } from '../../shared/domain';
 import type { EpisodeRecord, SliceVariant } from '../../shared/episode';
+import type { EvalMetricsView, EvalReportView } from '../../shared/views';
 import { dependency } from '../../shared/math/cama';
 import { fromRows } from '../../shared/math/matrix';
 import { claimMatchesKey, queryKey } from '../engine/hypotheses';
@@ -20,23 +21,8 @@ export interface EvalStore extends EvalSource {
   memoryIdsClaiming(key: ClaimKey): string[];
 }
 
-export interface MethodMetrics {
-  accuracy: number | null;
-  cmr: number | null;
-  rs: number | null;
-  ieg: number | null;
-  err: number | null;
-  n_minor: number;
-  n_rec: number;
-  n_rs: number;
-  n_ieg: number;
-  steps: number;
-  retrievals: number;
-  ms_per_query: number;
-  /** Where `factor` is known and the method infers slots. */
-  n_eff_mae?: number | null;
-  pair_auc?: number | null;
-}
+/** One method's scores (the shape `cama eval --json` prints, shared with the workbench). */
+export type MethodMetrics = EvalMetricsView;
 
 export interface QueryResult {
   queryId: string;
@@ -47,13 +33,7 @@ export interface QueryResult {
   episode?: EpisodeRecord;
 }
 
-export interface EvalReport {
-  bundle: string;
-  n_queries: number;
-  /** Queries whose D_minor / D_rec membership was derived because their row carries no `tags`. */
-  tags_derived: number;
-  methods: Record<string, MethodMetrics>;
-}
+export type EvalReport = EvalReportView;
 
 export interface EvalOptions {
   bundle: string;

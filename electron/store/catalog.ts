@@ -1,18 +1,12 @@
 // Agents, queries and labels: the small tables the workbench lists, plus the store's row counts.
 import type Database from 'better-sqlite3';
 import type { Agent, Label, LabelValue, Query } from '../../shared/domain';
+import type { StoreCounts } from '../../shared/views';
 
 /** A label as stored: the bundle's fields plus the store's row id. */
 export type StoredLabel = Label & { id: number };
 
-export interface StoreCounts {
-  agents: number;
-  memories: number;
-  edges: number;
-  queries: number;
-  labels: number;
-  episodes: number;
-}
+export type { StoreCounts } from '../../shared/views';
 
 export const CATALOG_SQL = {
   agent: 'SELECT id, name, reliability FROM agents WHERE id = ?',

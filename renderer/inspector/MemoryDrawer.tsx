@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import type { StepRecord } from '../../shared/episode';
 import type { MemoryView } from '../../shared/views';
 import { api } from '../api/client';
+import { ClaimList, GroundTruthFactor } from '../common/MemoryParts';
 import { argmax, fmt } from './derive';
 import { slotColor, slotName } from './palette';
 import { useInspector } from './store';
@@ -91,18 +92,7 @@ export function MemoryDrawer({ memories, step }: { memories: Record<string, Memo
             {i < 0 && step && <Field label={`at step ${step.t}`}>not in the slice</Field>}
           </dl>
           <h3>Claims</h3>
-          {m.claims.length === 0 ? (
-            <p className="muted small">no claims</p>
-          ) : (
-            <ul className="claims">
-              {m.claims.map((c, k) => (
-                <li key={k}>
-                  <span className={c.polarity === '+' ? 'pos' : 'neg'}>{c.polarity === '+' ? 'asserts' : 'denies'}</span> {c.subject} ·{' '}
-                  {c.attribute} = <b>{c.value}</b>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ClaimList claims={m.claims} />
           <h3>Provenance</h3>
           <dl className="fields">
             <Field label="parents">
@@ -112,11 +102,7 @@ export function MemoryDrawer({ memories, step }: { memories: Record<string, Memo
               <IdList ids={m.children.map((e) => e.child)} onOpen={select} />
             </Field>
           </dl>
-          {m.factor !== undefined && (
-            <p className="muted small" title="from the bundle; the engine never reads it">
-              ground-truth factor (evaluation only): <code>{m.factor}</code>
-            </p>
-          )}
+          <GroundTruthFactor factor={m.factor} />
         </>
       )}
     </aside>

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { MemoryView } from '../../shared/views';
 import { api } from '../api/client';
+import { ClaimList, GroundTruthFactor } from '../common/MemoryParts';
 import { fmt } from '../inspector/derive';
 import { cascadeColor } from './colors';
 import { useExplorer } from './store';
@@ -90,18 +91,7 @@ export function ExplorerDrawer({ cascadeOf, onOpen }: { cascadeOf: (id: string) 
             <Field label="pool">{m.pool}</Field>
           </dl>
           <h3>Claims</h3>
-          {m.claims.length === 0 ? (
-            <p className="muted">no claims</p>
-          ) : (
-            <ul className="pv-claims">
-              {m.claims.map((c, k) => (
-                <li key={k}>
-                  <span className={c.polarity === '+' ? 'pv-pos' : 'pv-neg'}>{c.polarity === '+' ? 'asserts' : 'denies'}</span> {c.subject} ·{' '}
-                  {c.attribute} = <b>{c.value}</b>
-                </li>
-              ))}
-            </ul>
-          )}
+          <ClaimList claims={m.claims} />
           <h3>Provenance</h3>
           <dl className="pv-fields">
             <Field label="derived from">
@@ -111,11 +101,7 @@ export function ExplorerDrawer({ cascadeOf, onOpen }: { cascadeOf: (id: string) 
               <Chips links={m.children.map((e) => ({ id: e.child, relation: e.relation }))} onOpen={onOpen} testid="explorer-children" />
             </Field>
           </dl>
-          {m.factor !== undefined && (
-            <p className="muted pv-small" title="from the bundle; the engine never reads it">
-              ground-truth factor (evaluation only): <code>{m.factor}</code>
-            </p>
-          )}
+          <GroundTruthFactor factor={m.factor} />
         </>
       )}
     </aside>

@@ -11,24 +11,17 @@
 //     explorer's first view (the largest cascades at a readable zoom), once with all 5,000 nodes in view.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
-import { openFirstStore } from '../../electron/backend/first-store';
-import { startWebServer, type WebServer } from '../../electron/backend/server';
-import { WorkbenchService } from '../../electron/backend/service';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
 import { importBundle } from '../../electron/bundle/import';
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
-import type { CallName, CallResult } from '../../shared/contract';
+import { CHROMIUM, CHROMIUM_FLAGS, startWorkbench, type Workbench } from '../e2e/harness';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const EPISODES = 10;
 const PAN_MS = 3000;
 const PAN_LIMIT = 5000;
@@ -137,50 +130,15 @@ function nextFrame(): Promise<void> {
 }
 // ---- (end of in-page code)
 
-interface Bench {
-  service: WorkbenchService;
-  web: WebServer;
-  context: BrowserContext;
-  page: Page;
-  api<N extends CallName>(name: N, args?: unknown): Promise<CallResult<N>>;
-}
+type Bench = Workbench;
 
 async function startBench(dir: string): Promise<Bench> {
-  const rendererDir = join(dir, 'renderer');
-  log('building the renderer');
-  await build({ configFile: join(root, 'renderer', 'vite.config.ts'), build: { outDir: rendererDir, emptyOutDir: true }, logLevel: 'error' });
-  const service = new WorkbenchService({
-    mode: 'web',
-    version: 'bench',
-    dataDir: join(dir, 'data'),
-    resourcesDir: join(root, 'resources'),
-    worker: { url: new URL('../../electron/backend/worker-tsx.mjs', import.meta.url) },
-  });
-  log('creating the demo store');
-  await openFirstStore(service);
-  const web = await startWebServer(service, { rendererDir });
-  const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    viewport: { width: 1440, height: 900 },
-  });
+  const bench = await startWorkbench({ dir, version: 'bench', log });
   // tsx compiles this file with esbuild's keepNames, which wraps nested functions in __name(); the page
   // functions above are serialised with those calls in them, so the page gets a do-nothing __name.
-  await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
-  await context.addInitScript(watchInspector);
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    service,
-    web,
-    context,
-    page,
-    async api(name, args = {}) {
-      const envelope = await service.dispatch(name, args);
-      if (envelope.error) throw new Error(`${name}: ${envelope.error.message}`);
-      return envelope.result as never;
-    },
-  };
+  await bench.context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+  await bench.context.addInitScript(watchInspector);
+  return bench;
 }
 
 /** What step 0 of an episode draws: its slice in heatmap order, and the same ids sorted (graph nodes). */
@@ -406,21 +364,19 @@ export async function uiBench(): Promise<Record<string, unknown>> {
     return { inspector_first_render: { skipped }, provenance_pan: { skipped } };
   }
   const dir = mkdtempSync(join(tmpdir(), 'cama-bench-ui-'));
-  mkdirSync(join(dir, 'data'));
+
   let bench: Bench | null = null;
   try {
     bench = await startBench(dir);
     const b = bench;
-    const results: Record<string, unknown> = { chromium: chromiumVersion(), viewport: '1440x900', flags: FLAGS.join(' ') };
+    const results: Record<string, unknown> = { chromium: chromiumVersion(), viewport: '1440x900', flags: CHROMIUM_FLAGS.join(' ') };
     results.inspector_first_render = await attempt('inspector_first_render', () => inspectorFirstRender(b));
     results.provenance_pan = await attempt('provenance_pan', () => provenancePan(b, dir));
     return results;
   } catch (err) {
     return { error: (err as Error).message };
   } finally {
-    await bench?.context.close().catch(() => undefined);
-    await bench?.web.close().catch(() => undefined);
-    bench?.service.close();
+    await bench?.close({ checkConsole: false }).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   }
 }

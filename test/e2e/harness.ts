@@ -14,8 +14,25 @@ import type { CallName, CallResult } from '../../shared/contract';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const CHROMIUM = '/usr/bin/chromium';
+/** How Chromium runs here: headless, and kept off the network it cannot reach. */
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 /** Screenshots of the main views, kept as test artifacts (git-ignored). */
 export const ARTIFACTS = join(root, 'test-artifacts');
+
+export interface WorkbenchOptions {
+  /** A folder for the renderer build, the data folder and the browser profile (default: new temp folders). */
+  dir?: string;
+  version?: string;
+  log?: (message: string) => void;
+}
 
 export interface Workbench {
   service: WorkbenchService;
@@ -25,28 +42,36 @@ export interface Workbench {
   /** A backend call, straight to the service: what the page's numbers must equal. */
   api<N extends CallName>(name: N, args?: unknown): Promise<CallResult<N>>;
   shot(name: string): Promise<void>;
-  close(): Promise<void>;
+  /** Closes everything; with `checkConsole` (the default) fails if the page logged unexpected errors. */
+  close(opts?: { checkConsole?: boolean }): Promise<void>;
 }
 
-export async function startWorkbench(): Promise<Workbench> {
+export async function startWorkbench(opts: WorkbenchOptions = {}): Promise<Workbench> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`end-to-end tests drive Debian's Chromium at ${CHROMIUM}: install it with "apt-get install -y chromium" (.ci/run does)`);
   }
-  const rendererDir = mkdtempSync(join(tmpdir(), 'wb-e2e-renderer-'));
+  const folder = (name: string): string => {
+    if (!opts.dir) return mkdtempSync(join(tmpdir(), `wb-e2e-${name}-`));
+    mkdirSync(join(opts.dir, name), { recursive: true });
+    return join(opts.dir, name);
+  };
+  const rendererDir = folder('renderer');
+  opts.log?.('building the renderer');
   await build({ configFile: join(root, 'renderer', 'vite.config.ts'), build: { outDir: rendererDir, emptyOutDir: true }, logLevel: 'error' });
   const service = new WorkbenchService({
     mode: 'web',
-    version: 'e2e',
-    dataDir: mkdtempSync(join(tmpdir(), 'wb-e2e-data-')),
+    version: opts.version ?? 'e2e',
+    dataDir: folder('data'),
     resourcesDir: join(root, 'resources'),
     worker: { url: new URL('../../electron/backend/worker-tsx.mjs', import.meta.url) },
   });
+  opts.log?.('opening the demo store');
   await openFirstStore(service);
   const web = await startWebServer(service, { rendererDir });
-  const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'wb-e2e-profile-')), {
+  const context = await chromium.launchPersistentContext(folder('profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: CHROMIUM_FLAGS,
     viewport: { width: 1440, height: 900 },
   });
   const page = context.pages()[0] ?? (await context.newPage());
@@ -69,10 +94,11 @@ export async function startWorkbench(): Promise<Workbench> {
     async shot(name) {
       await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
     },
-    async close() {
+    async close({ checkConsole = true } = {}) {
       await context.close();
       await web.close();
       service.close();
+      if (!checkConsole) return;
       const unexpected = errors.filter((e) => !/401|token/.test(e));
       if (unexpected.length > 0) throw new Error(`the page logged errors:\n${unexpected.join('\n')}`);
     },
