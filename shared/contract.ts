@@ -11,7 +11,10 @@ import type {
   EvalRunView,
   GraphView,
   JobStatus,
+  LabelCandidate,
+  LabelStats,
   MemoryView,
+  ModelSummary,
   ProvenanceOverview,
   QueryRow,
   Session,
@@ -46,7 +49,10 @@ export const API = {
     z.object({ seed: z.number().int().min(0).max(2 ** 31 - 1), queries: z.number().int().min(5).max(2000), path }).strict(),
     'simulate a new bundle into a new store file and open it (a job)',
   ),
-  startAnalyse: call<JobStatus>()(none, 'run CAMA on every query of the current store that has no episode yet (a job)'),
+  startAnalyse: call<JobStatus>()(
+    z.object({ all: z.boolean().optional() }).strict(),
+    'run CAMA on every query of the current store that has no analysis yet, or on all of them again (a job)',
+  ),
   startEval: call<JobStatus>()(
     z.object({ methods: z.array(z.string().min(1).max(100)).min(1).max(50).optional() }).strict(),
     'evaluate methods on the current store and save the run (a job)',
@@ -96,6 +102,34 @@ export const API = {
     'label a memory pair as dependent / independent / unsure',
   ),
   labels: call<Array<Label & { id: number }>>()(none, 'every label in the current store'),
+  removeLabel: call<{ removed: number }>()(z.object({ id: z.number().int().positive() }).strict(), 'delete a label'),
+  labelQueue: call<LabelCandidate[]>()(
+    z
+      .object({
+        strategy: z.enum(['uncertain', 'disagree', 'review']),
+        author: z.string().min(1).max(200),
+        limit: z.number().int().min(1).max(500),
+      })
+      .strict(),
+    "memory pairs worth labelling, best first, skipping those the author has labelled",
+  ),
+  labelStats: call<LabelStats>()(none, 'label counts, agreement between researchers (and κ), and agreement with the model'),
+  models: call<ModelSummary[]>()(none, 'the evidence models: shipped and user-trained, with their cards, and which is active'),
+  activateModel: call<StoreInfo | null>()(
+    z.object({ file: z.string().min(1).max(4096) }).strict(),
+    'run this model from now on (new analyses and evaluations); refused when its contract differs',
+  ),
+  startTrain: call<JobStatus>()(
+    z
+      .object({
+        name: z.string().min(1).max(48),
+        epochs: z.number().int().min(1).max(100),
+        mu: z.number().min(0).max(5),
+        seed: z.number().int().min(0).max(2 ** 31 - 1),
+      })
+      .strict(),
+    "train a model on the open store's questions and labels into the data folder (a job)",
+  ),
   choosePath: call<string | null>()(
     z.object({ kind: z.enum(['file', 'folder']), save: z.boolean().optional(), title: z.string().max(200).optional() }).strict(),
     "a native file or folder picker (Electron only; web mode has no access to the user's dialogs)",

@@ -100,7 +100,7 @@ export interface WhatIfResult {
   answer: string | null;
 }
 
-export type JobKind = 'import' | 'analyse' | 'eval' | 'demo';
+export type JobKind = 'import' | 'analyse' | 'eval' | 'demo' | 'train';
 
 export interface JobStatus {
   id: string;
@@ -176,4 +176,55 @@ export interface ProvenanceOverview {
   /** Connected cascades in the whole store, and how many the returned nodes cover. */
   totalComponents: number;
   components: number;
+}
+
+export type LabelQueueStrategy = 'uncertain' | 'disagree' | 'review';
+
+/** A memory pair offered for labelling, with what the model and the recorded provenance say of it. */
+export interface LabelCandidate {
+  a: MemoryView;
+  b: MemoryView;
+  /** The question under which the pair met (labels are query-conditioned). */
+  queryId: string;
+  queryText: string;
+  /** The model's r_ij = <z_a, z_b> (Eq. 17) in that question's analysis. */
+  r: number;
+  /** Whether recorded provenance joins them (a shared recorded root). */
+  recorded: boolean;
+  /** Word-set Jaccard of their texts. */
+  similarity: number;
+  /** Why the queue offers it. */
+  reason: string;
+  /** Labels already on this pair (by anyone). */
+  labels: Array<Label & { id: number }>;
+}
+
+export interface LabelStats {
+  total: number;
+  byLabel: { dependent: number; independent: number; unsure: number };
+  authors: Array<{ name: string; count: number }>;
+  /** Pairs with decisive labels from two or more researchers, and the share on which they all agree. */
+  pairsWithSeveralAuthors: number;
+  observedAgreement: number | null;
+  /** Cohen's κ between the two most active researchers, over the pairs both judged. */
+  cohenKappa: number | null;
+  kappaAuthors: [string, string] | null;
+  /** Labelled pairs the analysis holds, and the share where the model's r_ij ≥ 0.5 matches "dependent". */
+  modelComparisons: number;
+  modelAgreement: number | null;
+}
+
+/** A trained evidence model the workbench can use. */
+export interface ModelSummary {
+  name: string;
+  file: string;
+  /** Shipped with the app (read-only) or trained by the user into the data folder. */
+  origin: 'shipped' | 'user';
+  active: boolean;
+  createdAt: string | null;
+  mu: number | null;
+  trainedOn: string | null;
+  labelsUsed: number | null;
+  calibration: { tauP: number; tauN: number; tauH: number } | null;
+  validation: EvalMetricsView | null;
 }

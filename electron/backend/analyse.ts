@@ -11,8 +11,14 @@ import type { Store } from '../store/store';
  */
 export const ANALYSIS_METHOD = 'workbench:cama';
 
-export async function analyseStore(store: Store, setup: EngineSetup, onProgress?: (done: number, total: number) => void): Promise<number> {
-  const have = new Set(store.listEpisodes({ method: ANALYSIS_METHOD, variant: 'base' }).map((e) => e.queryId));
+/** Analyses the queries without an analysis episode, or, with `all`, every query again (a new model). */
+export async function analyseStore(
+  store: Store,
+  setup: EngineSetup,
+  onProgress?: (done: number, total: number) => void,
+  opts: { all?: boolean } = {},
+): Promise<number> {
+  const have = new Set(opts.all ? [] : store.listEpisodes({ method: ANALYSIS_METHOD, variant: 'base' }).map((e) => e.queryId));
   const todo = store.queries().filter((q) => !have.has(q.id));
   let done = 0;
   for (const query of todo) {

@@ -8,11 +8,13 @@ import { type Api, ArgumentError, type CallName, type CallResult, type Envelope,
 import type { JobStatus, RecentStore, StoreInfo } from '../../shared/views';
 import { exportBundle } from '../bundle/export';
 import { BundleImportError } from '../bundle/errors';
-import { type EngineSetup, loadEngine } from '../engine/setup';
+import { type EngineSetup, engineSetupWithModel, loadEngine } from '../engine/setup';
 import { DEFAULT_METHODS, METHODS, resolveMethods } from '../eval/methods';
 import { Store } from '../store/store';
 import { ANALYSIS_METHOD } from './analyse';
 import { JobManager, type WorkerEntry } from './jobs';
+import { labelQueue, labelStats } from './labels';
+import { ModelRegistry } from './models';
 import { defaultDataDir, RecentStores } from './paths';
 import { episodeView, memoryView, provenanceGraph, provenanceOverview, queryRows, whatIf } from './views';
 import type { JobRequest } from './worker-protocol';
@@ -26,6 +28,8 @@ export interface ServiceOptions {
   worker: WorkerEntry;
   /** Where the trained models live (default: models/ in the repository, or the packaged resources). */
   modelsDir?: string;
+  /** Validation data for models trained in the app (default: resources/configs/simulator-validation.json). */
+  trainingValidation?: string;
   /** The native file/folder picker (Electron); absent in web mode. */
   choosePath?: (args: { kind: 'file' | 'folder'; save?: boolean; title?: string }) => Promise<string | null>;
 }
@@ -37,14 +41,27 @@ export class WorkbenchService {
   private store: Store | null = null;
   private readonly recent: RecentStores;
   private readonly jobs: JobManager;
-  /** The engine episodes are produced with: the shipped model when present, else the heuristic (with notes saying so). */
-  private readonly engine: Promise<EngineSetup>;
+  /** The engine episodes are produced with: the active model when present, else the heuristic (with notes saying so). */
+  private engine: Promise<EngineSetup>;
+  private readonly models: ModelRegistry;
 
   constructor(private readonly opts: ServiceOptions) {
     this.dataDir = opts.dataDir ?? defaultDataDir();
     this.recent = new RecentStores(this.dataDir);
     this.jobs = new JobManager(opts.worker);
-    this.engine = loadEngine({}, { modelsDir: opts.modelsDir });
+    this.models = new ModelRegistry(this.dataDir, opts.modelsDir);
+    this.engine = this.loadActiveEngine();
+  }
+
+  /** The active model, falling back (with a note) to the heuristic provider when it cannot be loaded. */
+  private async loadActiveEngine(): Promise<EngineSetup> {
+    const file = this.models.activeFile();
+    try {
+      return await loadEngine({}, { model: file ?? 'heuristic', modelsDir: this.opts.modelsDir });
+    } catch (err) {
+      const setup = await loadEngine({}, { model: 'heuristic' });
+      return { ...setup, notes: [`${err instanceof Error ? err.message : String(err)}; using the HEURISTIC assignment provider instead`] };
+    }
   }
 
   get demoPath(): string {
@@ -117,12 +134,17 @@ export class WorkbenchService {
     };
   }
 
+  /** Every job runs the same engine as the window: the models folder and the active model travel with it. */
+  private withEngine(request: JobRequest): JobRequest {
+    return { ...request, modelsDir: this.opts.modelsDir, modelFile: this.models.activeFile() };
+  }
+
   private startJob(request: JobRequest, message: string): JobStatus {
-    return this.jobs.start(request.kind, { ...request, modelsDir: this.opts.modelsDir }, message).status;
+    return this.jobs.start(request.kind, this.withEngine(request), message).status;
   }
 
   private runJob(request: JobRequest, message: string): Promise<JobStatus> {
-    return this.jobs.start(request.kind, { ...request, modelsDir: this.opts.modelsDir }, message).done;
+    return this.jobs.start(request.kind, this.withEngine(request), message).done;
   }
 
   private readonly handlers: Handlers = {
@@ -143,13 +165,13 @@ export class WorkbenchService {
     startGenerateDemo: ({ seed, queries, path }) => {
       const target = resolve(path);
       if (existsSync(target)) throw new Error(`${target} already exists: choose a new file for the generated store`);
-      const job = this.jobs.start('demo', { kind: 'demo', storePath: target, seed, queries, modelsDir: this.opts.modelsDir }, 'generating a demo');
+      const job = this.jobs.start('demo', this.withEngine({ kind: 'demo', storePath: target, seed, queries }), 'generating a demo');
       void job.done.then((s) => {
         if (s.state === 'done') void this.open(target);
       });
       return job.status;
     },
-    startAnalyse: () => this.startJob({ kind: 'analyse', storePath: this.current().path }, 'analysing'),
+    startAnalyse: ({ all }) => this.startJob({ kind: 'analyse', storePath: this.current().path, all }, all ? 'analysing every question again' : 'analysing'),
     startEval: ({ methods }) => {
       const names = methods ?? DEFAULT_METHODS;
       resolveMethods(names); // unknown names fail here, with the list of known ones
@@ -198,6 +220,26 @@ export class WorkbenchService {
     },
     addLabel: (label) => ({ id: this.current().addLabel({ ...label, time: new Date().toISOString() }) }),
     labels: () => this.current().labels(),
+    removeLabel: ({ id }) => {
+      this.current().removeLabel(id);
+      return { removed: id };
+    },
+    labelQueue: ({ strategy, author, limit }) => labelQueue(this.current(), strategy, author, limit),
+    labelStats: () => labelStats(this.current()),
+    models: () => this.models.list(),
+    activateModel: async ({ file }) => {
+      const known = this.models.list().find((m) => m.file === resolve(file));
+      if (!known) throw new Error(`${file} is not one of the workbench's models (see the Models view)`);
+      await engineSetupWithModel(known.file); // refuses another contract, naming both versions
+      this.models.setActive(known.file);
+      this.engine = this.loadActiveEngine();
+      return this.store ? this.info() : null;
+    },
+    startTrain: ({ name, epochs, mu, seed }) => {
+      const out = this.models.userFile(name);
+      const validation = this.opts.trainingValidation ?? join(this.opts.resourcesDir, 'configs', 'simulator-validation.json');
+      return this.startJob({ kind: 'train', storePath: this.current().path, out, validation, epochs, mu, seed }, `training ${name}`);
+    },
     choosePath: (args) => {
       if (!this.opts.choosePath) throw new Error('web mode cannot open your file dialogs: type the path (it is read on the machine running the server)');
       return this.opts.choosePath(args);

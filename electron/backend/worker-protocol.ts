@@ -4,13 +4,16 @@
 interface JobBase {
   storePath: string;
   modelsDir?: string;
+  /** The evidence model the app runs (undefined: the default one). */
+  modelFile?: string;
 }
 
 export type JobRequest =
   | (JobBase & { kind: 'import'; dir: string })
-  | (JobBase & { kind: 'analyse' })
+  | (JobBase & { kind: 'analyse'; all?: boolean })
   | (JobBase & { kind: 'eval'; methods: string[]; label: string })
-  | (JobBase & { kind: 'demo'; bundleDir?: string; seed?: number; queries?: number });
+  | (JobBase & { kind: 'demo'; bundleDir?: string; seed?: number; queries?: number })
+  | (JobBase & { kind: 'train'; out: string; validation: string; epochs: number; mu: number; seed: number });
 
 export type WorkerMessage =
   | { type: 'progress'; done: number; total: number; message?: string }

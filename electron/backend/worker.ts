@@ -22,7 +22,8 @@ function post(msg: WorkerMessage): void {
 const progress = (message: string) => (done: number, total: number) => post({ type: 'progress', done, total, message });
 
 async function run(req: JobRequest): Promise<unknown> {
-  const setup = await loadEngine({}, { modelsDir: req.modelsDir });
+  if (req.kind === 'train') return trainModel(req);
+  const setup = await loadEngine({}, { model: req.modelFile, modelsDir: req.modelsDir });
   const store = Store.open(req.storePath);
   try {
     switch (req.kind) {
@@ -32,7 +33,7 @@ async function run(req: JobRequest): Promise<unknown> {
         return { ...summary, analysed };
       }
       case 'analyse':
-        return { analysed: await analyseStore(store, setup, progress('analysing')) };
+        return { analysed: await analyseStore(store, setup, progress('analysing'), { all: req.all }) };
       case 'eval': {
         const { runId, report } = await evaluateAndSave(store, {
           bundle: req.label,
@@ -63,6 +64,25 @@ async function run(req: JobRequest): Promise<unknown> {
   } finally {
     store.close();
   }
+}
+
+/** Trains a model on the store's questions and labels (L_d uses them), validated on `req.validation`. */
+async function trainModel(req: Extract<JobRequest, { kind: 'train' }>): Promise<unknown> {
+  const { train } = await import('../train/trainer');
+  const result = await train(
+    { bundle: req.storePath, validation: req.validation, out: req.out, epochs: req.epochs, mu: req.mu, seed: req.seed },
+    (e) => {
+      if (e.phase === 'fit') {
+        const loss = Number.isFinite(e.loss) ? ` · loss ${e.loss.toFixed(3)}` : '';
+        post({ type: 'progress', done: (e.epoch - 1) * e.steps + e.step, total: e.epochs * e.steps, message: `training epoch ${e.epoch}/${e.epochs}${loss}` });
+      } else if (e.phase === 'examples' || e.phase === 'calibrate' || e.phase === 'evaluate') {
+        post({ type: 'progress', done: e.done, total: e.total, message: e.phase === 'examples' ? 'building examples' : `${e.phase === 'calibrate' ? 'calibrating' : 'validating'}` });
+      } else if (e.phase === 'data') {
+        post({ type: 'progress', done: 0, total: 0, message: e.message });
+      }
+    },
+  );
+  return { file: result.file, metrics: result.card.metrics.validation, calibration: result.card.calibration };
 }
 
 run(workerData as JobRequest).then(

@@ -16,6 +16,7 @@ export const CATALOG_SQL = {
   labels: 'SELECT id, a, b, label, query, author, time, note FROM labels ORDER BY id',
   addLabel: `INSERT INTO labels (a, b, label, query, author, time, note)
     VALUES (@a, @b, @label, @query, @author, @time, @note)`,
+  removeLabel: 'DELETE FROM labels WHERE id = ?',
   memoryExists: 'SELECT 1 AS one FROM memories WHERE id = ?',
   counts: `SELECT
     (SELECT count(*) FROM agents) AS agents,
@@ -94,6 +95,7 @@ export class Catalog {
   private readonly queriesStmt: Database.Statement<[], QueryRow>;
   private readonly labelsStmt: Database.Statement<[], LabelRow>;
   private readonly addLabelStmt: Database.Statement<[Record<string, unknown>]>;
+  private readonly removeLabelStmt: Database.Statement<[number]>;
   private readonly memoryExists: Database.Statement<[string], { one: number }>;
   private readonly countsStmt: Database.Statement<[], StoreCounts>;
 
@@ -104,6 +106,7 @@ export class Catalog {
     this.queriesStmt = db.prepare(CATALOG_SQL.queries);
     this.labelsStmt = db.prepare(CATALOG_SQL.labels);
     this.addLabelStmt = db.prepare(CATALOG_SQL.addLabel);
+    this.removeLabelStmt = db.prepare(CATALOG_SQL.removeLabel);
     this.memoryExists = db.prepare(CATALOG_SQL.memoryExists);
     this.countsStmt = db.prepare(CATALOG_SQL.counts);
   }
@@ -129,6 +132,11 @@ export class Catalog {
 
   labels(): StoredLabel[] {
     return this.labelsStmt.all().map(toLabel);
+  }
+
+  /** Deletes a label; an unknown id is an error naming it. */
+  removeLabel(id: number): void {
+    if (this.removeLabelStmt.run(id).changes === 0) throw new Error(`no label with id ${id}`);
   }
 
   /** Records a researcher's judgement on a memory pair; returns the label's row id. */

@@ -126,6 +126,10 @@ export class Store {
     return this.catalog.labels();
   }
 
+  removeLabel(id: number): void {
+    this.catalog.removeLabel(id);
+  }
+
   addLabel(label: Label): number {
     return this.catalog.addLabel(label);
   }

@@ -1,0 +1,185 @@
+// The labelling queue: memory pairs worth a researcher's judgement (dependent / independent), drawn
+// from the workbench's analysis episodes, and the agreement the labels reach among researchers and with
+// the model. Labels feed the contrastive loss L_d (Eq. 15) when the model is retrained.
+
+import type { StepRecord } from '../../shared/episode';
+import type { LabelCandidate, LabelQueueStrategy, LabelStats } from '../../shared/views';
+import { dependency } from '../../shared/math/cama';
+import { fromRows } from '../../shared/math/matrix';
+import { queryKey } from '../engine/hypotheses';
+import { isEvidence } from '../engine/scorer';
+import { jaccard, shingles } from '../engine/text';
+import type { Store } from '../store/store';
+import { ANALYSIS_METHOD } from './analyse';
+import { memoryView } from './views';
+
+const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
+
+/** Every evidence pair of every query's latest analysis episode (its final step), with the model's r_ij. */
+function analysedPairs(store: Store): Array<{ a: string; b: string; queryId: string; r: number }> {
+  const latest = new Map<string, number>();
+  for (const e of store.listEpisodes({ method: ANALYSIS_METHOD, variant: 'base' })) latest.set(e.queryId, e.id);
+  const out: Array<{ a: string; b: string; queryId: string; r: number }> = [];
+  const queries = new Map(store.queries().map((q) => [q.id, q]));
+  for (const [queryId, id] of latest) {
+    const query = queries.get(queryId);
+    if (!query) continue;
+    const steps = store.episode(id).steps;
+    const step = steps[steps.length - 1] as StepRecord;
+    const Z = fromRows(step.assignment);
+    // Evidence: members that make a claim on the question's key (the neural scorer scores every row, so
+    // the recorded scorer name cannot tell).
+    const slice = store.memories(step.sliceIds);
+    const key = queryKey(query, slice);
+    const evidence = slice.map((m) => isEvidence(m, key));
+    for (let i = 0; i < step.sliceIds.length; i++) {
+      for (let j = i + 1; j < step.sliceIds.length; j++) {
+        if (evidence[i] && evidence[j]) out.push({ a: step.sliceIds[i] as string, b: step.sliceIds[j] as string, queryId, r: dependency(Z, i, j) });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Pairs to label, best first, skipping pairs `author` has labelled:
+ * - uncertain: the model's r_ij is closest to 0.5;
+ * - disagree: the model and recorded provenance disagree (a shared recorded root but r_ij < 0.5, or none
+ *   but r_ij ≥ 0.5), the strongest disagreement first;
+ * - review: pairs other researchers labelled and `author` has not (for agreement).
+ */
+export function labelQueue(store: Store, strategy: LabelQueueStrategy, author: string, limit: number): LabelCandidate[] {
+  const labels = store.labels();
+  const mine = new Set(labels.filter((l) => l.author === author).map((l) => pairKey(l.a, l.b)));
+  const byPair = new Map<string, typeof labels>();
+  for (const l of labels) {
+    const key = pairKey(l.a, l.b);
+    const list = byPair.get(key);
+    if (list) list.push(l);
+    else byPair.set(key, [l]);
+  }
+  const roots = new Map<string, Set<string>>();
+  const rootsOf = (id: string): Set<string> => {
+    let r = roots.get(id);
+    if (!r) roots.set(id, (r = new Set(store.ancestorRoots(id))));
+    return r;
+  };
+  const seen = new Set<string>();
+  const scored: Array<{ a: string; b: string; queryId: string; r: number; recorded: boolean; score: number }> = [];
+  for (const p of analysedPairs(store)) {
+    const key = pairKey(p.a, p.b);
+    if (mine.has(key) || seen.has(key)) continue;
+    seen.add(key);
+    const others = byPair.get(key) ?? [];
+    if (strategy === 'review' && others.length === 0) continue;
+    const recorded = [...rootsOf(p.a)].some((x) => rootsOf(p.b).has(x));
+    let score: number;
+    if (strategy === 'uncertain') score = -Math.abs(p.r - 0.5);
+    else if (strategy === 'disagree') {
+      if (recorded === p.r >= 0.5) continue;
+      score = Math.abs(p.r - (recorded ? 1 : 0));
+    } else score = others.length;
+    scored.push({ ...p, recorded, score });
+  }
+  scored.sort((x, y) => y.score - x.score);
+  const query = new Map(store.queries().map((q) => [q.id, q]));
+  return scored.slice(0, limit).map((p) => {
+    const a = memoryView(store, p.a);
+    const b = memoryView(store, p.b);
+    return {
+      a,
+      b,
+      queryId: p.queryId,
+      queryText: query.get(p.queryId)?.text ?? '',
+      r: p.r,
+      recorded: p.recorded,
+      similarity: jaccard(shingles(a.text), shingles(b.text)),
+      reason: reasonFor(strategy, p.r, p.recorded, (byPair.get(pairKey(p.a, p.b)) ?? []).length),
+      labels: byPair.get(pairKey(p.a, p.b)) ?? [],
+    };
+  });
+}
+
+function reasonFor(strategy: LabelQueueStrategy, r: number, recorded: boolean, others: number): string {
+  const rText = `r = ${r.toFixed(2)}`;
+  if (strategy === 'uncertain') return `the model is unsure (${rText})`;
+  if (strategy === 'disagree') {
+    return recorded ? `recorded provenance joins them, but the model keeps them apart (${rText})` : `no recorded provenance joins them, but the model merges them (${rText})`;
+  }
+  return `${others} label${others === 1 ? '' : 's'} by others`;
+}
+
+/** Counts, agreement between researchers (observed and Cohen's κ), and agreement with the model. */
+export function labelStats(store: Store): LabelStats {
+  const labels = store.labels();
+  const byLabel = { dependent: 0, independent: 0, unsure: 0 };
+  const authors = new Map<string, number>();
+  for (const l of labels) {
+    byLabel[l.label]++;
+    authors.set(l.author, (authors.get(l.author) ?? 0) + 1);
+  }
+  // Each author's latest decisive judgement per pair.
+  const judgements = new Map<string, Map<string, 'dependent' | 'independent'>>();
+  for (const l of labels) {
+    if (l.label === 'unsure') continue;
+    const key = pairKey(l.a, l.b);
+    const per = judgements.get(key) ?? new Map();
+    per.set(l.author, l.label);
+    judgements.set(key, per);
+  }
+  let shared = 0;
+  let agreed = 0;
+  for (const per of judgements.values()) {
+    if (per.size < 2) continue;
+    shared++;
+    if (new Set(per.values()).size === 1) agreed++;
+  }
+  const ranked = [...authors.entries()].sort((x, y) => y[1] - x[1]).map(([a]) => a);
+  const kappa = ranked.length >= 2 ? cohenKappa(judgements, ranked[0] as string, ranked[1] as string) : null;
+
+  // Agreement with the model: r ≥ 0.5 read as "dependent", on labelled pairs the analysis holds.
+  const model = new Map<string, number>();
+  for (const p of analysedPairs(store)) model.set(pairKey(p.a, p.b), p.r);
+  let compared = 0;
+  let modelAgreed = 0;
+  for (const [key, per] of judgements) {
+    const r = model.get(key);
+    if (r === undefined) continue;
+    for (const label of per.values()) {
+      compared++;
+      if ((label === 'dependent') === r >= 0.5) modelAgreed++;
+    }
+  }
+  return {
+    total: labels.length,
+    byLabel,
+    authors: ranked.map((name) => ({ name, count: authors.get(name) as number })),
+    pairsWithSeveralAuthors: shared,
+    observedAgreement: shared > 0 ? agreed / shared : null,
+    cohenKappa: kappa,
+    kappaAuthors: ranked.length >= 2 ? [ranked[0] as string, ranked[1] as string] : null,
+    modelComparisons: compared,
+    modelAgreement: compared > 0 ? modelAgreed / compared : null,
+  };
+}
+
+/** Cohen's κ of two authors over the pairs both judged (dependent / independent). Null below 2 pairs. */
+function cohenKappa(judgements: Map<string, Map<string, 'dependent' | 'independent'>>, x: string, y: string): number | null {
+  let n = 0;
+  let agree = 0;
+  let xDep = 0;
+  let yDep = 0;
+  for (const per of judgements.values()) {
+    const a = per.get(x);
+    const b = per.get(y);
+    if (!a || !b) continue;
+    n++;
+    if (a === b) agree++;
+    if (a === 'dependent') xDep++;
+    if (b === 'dependent') yDep++;
+  }
+  if (n < 2) return null;
+  const po = agree / n;
+  const pe = (xDep / n) * (yDep / n) + (1 - xDep / n) * (1 - yDep / n);
+  return pe === 1 ? 1 : (po - pe) / (1 - pe);
+}

@@ -1,0 +1,102 @@
+// The evidence models the workbench can run: those shipped with the app (read-only) and those the
+// researcher trains into the data folder, with their cards; and which one is active (kept in the data
+// folder's settings, so the choice survives a restart).
+
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { z } from 'zod';
+import type { EvalMetricsView, ModelSummary } from '../../shared/views';
+import { readCard } from '../model/card';
+import { cardPathFor, DEFAULT_MODEL_FILE, defaultModelsDir, modelNameOf } from '../model/paths';
+
+/** A trained model's name: letters, digits, '-' and '_' (it becomes a file name). */
+export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,47}$/;
+
+const SettingsSchema = z.object({ activeModel: z.string().optional() }).passthrough();
+
+export class ModelRegistry {
+  readonly shippedDir: string;
+  readonly userDir: string;
+  private readonly settingsFile: string;
+
+  constructor(dataDir: string, shippedDir?: string) {
+    this.shippedDir = resolve(shippedDir ?? defaultModelsDir());
+    this.userDir = join(dataDir, 'models');
+    this.settingsFile = join(dataDir, 'settings.json');
+  }
+
+  /** The model file the engine should run: the chosen one while it exists, else the shipped default. */
+  activeFile(): string | undefined {
+    const chosen = this.settings().activeModel;
+    if (chosen && existsSync(chosen)) return chosen;
+    const shipped = join(this.shippedDir, DEFAULT_MODEL_FILE);
+    return existsSync(shipped) ? shipped : undefined;
+  }
+
+  setActive(file: string): void {
+    this.writeSettings({ ...this.settings(), activeModel: resolve(file) });
+  }
+
+  /** Where a newly trained model named `name` goes; refuses names that are taken or malformed. */
+  userFile(name: string): string {
+    if (!MODEL_NAME.test(name)) throw new Error(`a model name is letters, digits, '-' and '_' (at most 48), got ${JSON.stringify(name)}`);
+    const file = join(this.userDir, `${name}.onnx`);
+    if (existsSync(join(this.shippedDir, `${name}.onnx`))) throw new Error(`"${name}" is a shipped model's name: choose another`);
+    if (existsSync(file)) throw new Error(`a model named "${name}" already exists (${file})`);
+    mkdirSync(this.userDir, { recursive: true });
+    return file;
+  }
+
+  list(): ModelSummary[] {
+    const active = this.activeFile();
+    const out: ModelSummary[] = [];
+    for (const [dir, origin] of [
+      [this.shippedDir, 'shipped'],
+      [this.userDir, 'user'],
+    ] as const) {
+      if (!existsSync(dir)) continue;
+      for (const name of readdirSync(dir).filter((f) => f.endsWith('.onnx')).sort()) {
+        const file = join(dir, name);
+        out.push(summary(file, origin, file === active));
+      }
+    }
+    return out;
+  }
+
+  private settings(): z.infer<typeof SettingsSchema> {
+    try {
+      return SettingsSchema.parse(JSON.parse(readFileSync(this.settingsFile, 'utf8')));
+    } catch {
+      return {}; // absent or unreadable: defaults
+    }
+  }
+
+  private writeSettings(settings: z.infer<typeof SettingsSchema>): void {
+    mkdirSync(resolve(this.settingsFile, '..'), { recursive: true });
+    const tmp = `${this.settingsFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(settings, null, 2)}\n`);
+    renameSync(tmp, this.settingsFile);
+  }
+}
+
+function summary(file: string, origin: 'shipped' | 'user', active: boolean): ModelSummary {
+  let card: ReturnType<typeof readCard> = null;
+  try {
+    card = readCard(cardPathFor(file));
+  } catch {
+    card = null; // a malformed card: listed without its details (loading the model says why)
+  }
+  const data = card?.training.data as { name?: string; path?: string } | undefined;
+  return {
+    name: modelNameOf(file),
+    file,
+    origin,
+    active,
+    createdAt: card?.createdAt ?? null,
+    mu: card?.architecture.mu ?? null,
+    trainedOn: data?.name ?? (data?.path ? basename(data.path) : null),
+    labelsUsed: card?.labels.count ?? null,
+    calibration: card?.calibration ? { tauP: card.calibration.tauP, tauN: card.calibration.tauN, tauH: card.calibration.tauH } : null,
+    validation: (card?.metrics.validation as EvalMetricsView | null | undefined) ?? null,
+  };
+}

@@ -1,0 +1,136 @@
+// Curating weak supervision in the app: the labelling queue, label agreement, and training / switching
+// evidence models.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openFirstStore } from '../../electron/backend/first-store';
+import { WorkbenchService } from '../../electron/backend/service';
+import type { CallName, CallResult } from '../../shared/contract';
+import type { JobStatus } from '../../shared/views';
+import { RESOURCES, WORKER } from './helpers';
+
+let service: WorkbenchService;
+
+async function ok<N extends CallName>(name: N, args: unknown = {}): Promise<CallResult<N>> {
+  const envelope = await service.dispatch(name, args);
+  if (envelope.error) throw new Error(`${name}: ${envelope.error.message}`);
+  return envelope.result as CallResult<N>;
+}
+
+async function finished(job: JobStatus): Promise<JobStatus> {
+  for (;;) {
+    const status = await ok('job', { id: job.id });
+    if (status.state !== 'running') return status;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wb-labels-'));
+  // A small validation set keeps the in-app training test short.
+  const validation = join(dataDir, 'small-validation.json');
+  writeFileSync(validation, JSON.stringify({ name: 'small-validation', seed: 77, world: { subjects: 15 }, queries: { count: 20 } }));
+  service = new WorkbenchService({ mode: 'web', version: 'test', dataDir, resourcesDir: RESOURCES, worker: { url: WORKER }, trainingValidation: validation });
+  await openFirstStore(service);
+});
+
+afterAll(() => service.close());
+
+describe('the labelling queue', () => {
+  it('offers evidence pairs the model is least sure of, and drops a pair once the author labels it', async () => {
+    const queue = await ok('labelQueue', { strategy: 'uncertain', author: 'ada', limit: 10 });
+    expect(queue).toHaveLength(10);
+    const distances = queue.map((c) => Math.abs(c.r - 0.5));
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+    for (const c of queue) {
+      expect(c.a.id).not.toBe(c.b.id);
+      expect(c.a.claims.length).toBeGreaterThan(0);
+      expect(c.b.claims.length).toBeGreaterThan(0);
+    }
+    const first = queue[0] as (typeof queue)[number];
+    await ok('addLabel', { a: first.a.id, b: first.b.id, label: 'independent', author: 'ada', query: first.queryId });
+    const next = await ok('labelQueue', { strategy: 'uncertain', author: 'ada', limit: 10 });
+    expect(next.some((c) => [c.a.id, c.b.id].sort().join() === [first.a.id, first.b.id].sort().join())).toBe(false);
+  });
+
+  it('offers pairs where the model and recorded provenance disagree, saying which way', async () => {
+    const queue = await ok('labelQueue', { strategy: 'disagree', author: 'ada', limit: 20 });
+    for (const c of queue) {
+      expect(c.recorded).toBe(c.r < 0.5);
+      expect(c.reason).toMatch(c.recorded ? /keeps them apart/ : /merges them/);
+    }
+  });
+
+  it("offers others' labelled pairs for review, and measures agreement and Cohen's κ", async () => {
+    // Four pairs nobody has labelled yet.
+    const pairs = (await ok('labelQueue', { strategy: 'uncertain', author: 'bram', limit: 20 }))
+      .filter((c) => c.labels.length === 0)
+      .slice(0, 4)
+      .map((c) => [c.a.id, c.b.id] as const);
+    expect(pairs).toHaveLength(4);
+    // bram and cleo judge the same four pairs: they agree on three.
+    const verdicts: Array<['dependent' | 'independent', 'dependent' | 'independent']> = [
+      ['dependent', 'dependent'],
+      ['independent', 'independent'],
+      ['dependent', 'dependent'],
+      ['dependent', 'independent'],
+    ];
+    for (const [k, [a, b]] of pairs.entries()) {
+      await ok('addLabel', { a, b, label: verdicts[k]?.[0], author: 'bram' });
+    }
+    const review = await ok('labelQueue', { strategy: 'review', author: 'cleo', limit: 50 });
+    expect(review.map((c) => [c.a.id, c.b.id].sort().join())).toEqual(expect.arrayContaining(pairs.map((p) => [...p].sort().join())));
+    for (const [k, [a, b]] of pairs.entries()) {
+      await ok('addLabel', { a, b, label: verdicts[k]?.[1], author: 'cleo' });
+    }
+    const stats = await ok('labelStats');
+    expect(stats.pairsWithSeveralAuthors).toBe(4);
+    expect(stats.observedAgreement).toBe(3 / 4);
+    // κ by hand: po = 3/4; bram says dependent 3/4, cleo 2/4 → pe = 3/4·2/4 + 1/4·2/4 = 1/2 → κ = (3/4 − 1/2)/(1/2) = 1/2.
+    expect(stats.kappaAuthors).toEqual(['bram', 'cleo']);
+    expect(stats.cohenKappa).toBeCloseTo(0.5, 12);
+    expect(stats.modelComparisons).toBeGreaterThan(0);
+  });
+
+  it('removes a label, and names an unknown one', async () => {
+    const before = (await ok('labels')).length;
+    const { id } = await ok('addLabel', { a: 'm1', b: 'm2', label: 'unsure', author: 'dario' });
+    expect((await ok('removeLabel', { id })).removed).toBe(id);
+    expect(await ok('labels')).toHaveLength(before);
+    expect((await service.dispatch('removeLabel', { id })).error?.message).toMatch(`no label with id ${id}`);
+  });
+});
+
+describe('models in the app', () => {
+  it('lists the shipped models with their cards, the default active', async () => {
+    const models = await ok('models');
+    const byName = Object.fromEntries(models.map((m) => [m.name, m]));
+    expect(byName.default).toMatchObject({ origin: 'shipped', active: true, mu: 0.5 });
+    expect(byName['wo-prov-prior']).toMatchObject({ origin: 'shipped', active: false, mu: 0 });
+    expect(byName.default?.calibration?.tauP).toBeGreaterThan(0);
+  });
+
+  it('switches the engine to another model, and refuses a file that is not one of its models', async () => {
+    const other = (await ok('models')).find((m) => m.name === 'wo-prov-prior');
+    const info = await ok('activateModel', { file: other?.file });
+    expect(info?.model).toEqual({ name: 'neural:wo-prov-prior', heuristic: false });
+    expect((await ok('models')).find((m) => m.active)?.name).toBe('wo-prov-prior');
+    const bad = await service.dispatch('activateModel', { file: '/etc/passwd' });
+    expect(bad.error?.message).toMatch(/not one of the workbench's models/);
+    await ok('activateModel', { file: (await ok('models')).find((m) => m.name === 'default')?.file });
+  });
+
+  it("trains a model on the open store's questions and labels in a worker, and lists it", async () => {
+    const job = await finished(await ok('startTrain', { name: 'from-labels', epochs: 1, mu: 0.5, seed: 4 }));
+    expect(job.state).toBe('done');
+    const mine = (await ok('models')).find((m) => m.name === 'from-labels');
+    expect(mine).toMatchObject({ origin: 'user', active: false });
+    expect(mine?.labelsUsed).toBe((await ok('labels')).length);
+    const again = await service.dispatch('startTrain', { name: 'from-labels', epochs: 1, mu: 0.5, seed: 4 });
+    expect(again.error?.message).toMatch(/already exists/);
+    const shipped = await service.dispatch('startTrain', { name: 'default', epochs: 1, mu: 0.5, seed: 4 });
+    expect(shipped.error?.message).toMatch(/shipped model's name/);
+  }, 120_000);
+});
