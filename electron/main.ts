@@ -9,13 +9,14 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, type MenuItemConstructorOpti
 import { CALL_NAMES, channelOf, EVENT_CHANNEL } from '../shared/contract';
 import type { JobStatus, WorkbenchEvent } from '../shared/views';
 import { openFirstStore } from './backend/first-store';
-import { CONTENT_SECURITY_POLICY } from './backend/server';
+import { APP_HOST, APP_ORIGIN, APP_SCHEME, isAppUrl } from './backend/origin';
+import { CONTENT_SECURITY_POLICY } from '../shared/csp';
 import { WorkbenchService } from './backend/service';
 
 /** The renderer is served from app://workbench/ so that 'self' in the CSP means exactly these files. */
-const SCHEME = 'app';
-const HOST = 'workbench';
-const ORIGIN = `${SCHEME}://${HOST}`;
+const SCHEME = APP_SCHEME;
+const HOST = APP_HOST;
+const ORIGIN = APP_ORIGIN;
 
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
@@ -50,7 +51,7 @@ const service = new WorkbenchService({
 let win: BrowserWindow | null = null;
 
 function isTrusted(frame: WebFrameMain | null): boolean {
-  return frame !== null && new URL(frame.url).origin === ORIGIN;
+  return frame !== null && isAppUrl(frame.url);
 }
 
 function notify(event: WorkbenchEvent): void {
@@ -85,7 +86,7 @@ function lockDown(): void {
   app.on('web-contents-created', (_event, contents) => {
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
     contents.on('will-navigate', (event, url) => {
-      if (new URL(url).origin !== ORIGIN) event.preventDefault();
+      if (!isAppUrl(url)) event.preventDefault();
     });
     contents.on('will-attach-webview', (event) => event.preventDefault());
   });
@@ -99,7 +100,7 @@ async function run(what: string, action: () => Promise<unknown> | unknown): Prom
   }
 }
 
-async function startJob(call: 'startImport', args: { dir: string }): Promise<void> {
+async function startJob(call: 'startImport' | 'startExport', args: { dir: string }): Promise<void> {
   const envelope = await service.dispatch(call, args);
   if (envelope.error) throw new Error(envelope.error.message);
   notify({ type: 'job', job: envelope.result as JobStatus });
@@ -143,8 +144,7 @@ function buildMenu(): void {
         run('Export bundle', async () => {
           const r = await dialog.showOpenDialog({ properties: ['openDirectory', 'createDirectory'] });
           if (r.canceled || !r.filePaths[0]) return;
-          const envelope = await service.dispatch('exportBundle', { dir: r.filePaths[0] });
-          if (envelope.error) throw new Error(envelope.error.message);
+          await startJob('startExport', { dir: r.filePaths[0] });
         }),
     },
     { label: 'Open Demo', click: () => run('Open demo', async () => (await service.openDemo(), notify({ type: 'store' }))) },

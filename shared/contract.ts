@@ -1,7 +1,7 @@
 // The one contract between the workbench and its backend: every call's name, argument schema and
 // result type. The Electron IPC handlers, the web-mode HTTP endpoint, the preload bridge and the
 // renderer's client are all derived from this table, so adding a call is one entry here plus its
-// handler in electron/backend/handlers.ts.
+// handler in electron/backend/service.ts.
 
 import { z } from 'zod';
 import type { Label } from './domain';
@@ -44,7 +44,7 @@ export const API = {
   openStore: call<StoreInfo>()(z.object({ path }).strict(), 'open (or create) a store file and make it current'),
   openDemo: call<StoreInfo>()(none, 'open the bundled demo store, creating it from resources/demo on first use'),
   startImport: call<JobStatus>()(z.object({ dir: path }).strict(), 'import a bundle folder into the current store (a job)'),
-  exportBundle: call<{ dir: string; files: string[] }>()(z.object({ dir: path }).strict(), 'export the current store as a bundle'),
+  startExport: call<JobStatus>()(z.object({ dir: path }).strict(), 'export the current store as a bundle, atomically (a job)'),
   startGenerateDemo: call<JobStatus>()(
     z.object({ seed: z.number().int().min(0).max(2 ** 31 - 1), queries: z.number().int().min(5).max(2000), path }).strict(),
     'simulate a new bundle into a new store file and open it (a job)',
@@ -126,9 +126,11 @@ export const API = {
         epochs: z.number().int().min(1).max(100),
         mu: z.number().min(0).max(5),
         seed: z.number().int().min(0).max(2 ** 31 - 1),
+        /** false: leave the researcher labels out of L_d (a twin model, to see what the labels changed). */
+        useLabels: z.boolean().optional(),
       })
       .strict(),
-    "train a model on the open store's questions and labels into the data folder (a job)",
+    "train a model on the open store's questions (and, unless useLabels is false, its labels) into the data folder (a job)",
   ),
   choosePath: call<string | null>()(
     z.object({ kind: z.enum(['file', 'folder']), save: z.boolean().optional(), title: z.string().max(200).optional() }).strict(),

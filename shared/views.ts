@@ -24,6 +24,8 @@ export interface StoreInfo {
   policy: { name: string; heuristic: boolean };
   /** What the engine loaded and why (e.g. the heuristic fallback when no trained model is found). */
   engineNotes: string[];
+  /** Which models produced the analysis now shown (newest episode per question), most questions first. */
+  episodeModels: Array<{ model: string; count: number }>;
 }
 
 export interface RecentStore {
@@ -100,11 +102,13 @@ export interface WhatIfResult {
   answer: string | null;
 }
 
-export type JobKind = 'import' | 'analyse' | 'eval' | 'demo' | 'train';
+export type JobKind = 'import' | 'export' | 'analyse' | 'eval' | 'demo' | 'train';
 
 export interface JobStatus {
   id: string;
   kind: JobKind;
+  /** The store the job works on: a job that ends after another store was opened says so. */
+  storePath: string;
   state: 'running' | 'done' | 'failed';
   done: number;
   total: number;
@@ -147,6 +151,8 @@ export interface EvalRunSummary {
   bundle: string;
   createdAt: string;
   finished: boolean;
+  /** Why the run stopped, when it failed (its results so far are kept). */
+  failed?: string;
   methods: string[];
 }
 

@@ -26,10 +26,15 @@ export class JobManager {
     return { ...job };
   }
 
-  /** Starts a job; the returned promise settles when it ends (the status is available at once). */
+  /**
+   * Starts a job; the returned promise settles when it ends (the status is available at once). One job
+   * at a time per store: two writers on one file would analyse twice or race each other's checks.
+   */
   start(kind: JobKind, request: JobRequest, message: string): { status: JobStatus; done: Promise<JobStatus> } {
+    const busy = [...this.jobs.values()].find((j) => j.state === 'running' && j.storePath === request.storePath);
+    if (busy) throw new Error(`${request.storePath} is busy with a job (${busy.kind}: ${busy.message}): wait for it to finish`);
     const id = randomUUID();
-    const job: JobStatus = { id, kind, state: 'running', done: 0, total: 0, message };
+    const job: JobStatus = { id, kind, storePath: request.storePath, state: 'running', done: 0, total: 0, message };
     this.jobs.set(id, job);
     const worker = new Worker(this.entry.url, { workerData: request, execArgv: this.entry.execArgv });
     const done = new Promise<JobStatus>((resolve) => {

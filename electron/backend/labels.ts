@@ -11,12 +11,16 @@ import { isEvidence } from '../engine/scorer';
 import { jaccard, shingles } from '../engine/text';
 import type { Store } from '../store/store';
 import { ANALYSIS_METHOD } from './analyse';
-import { memoryView } from './views';
+import { memoised, memoryView } from './views';
 
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
 
 /** Every evidence pair of every query's latest analysis episode (its final step), with the model's r_ij. */
 function analysedPairs(store: Store): Array<{ a: string; b: string; queryId: string; r: number }> {
+  return memoised(store, 'analysedPairs', () => computeAnalysedPairs(store));
+}
+
+function computeAnalysedPairs(store: Store): Array<{ a: string; b: string; queryId: string; r: number }> {
   const latest = new Map<string, number>();
   for (const e of store.listEpisodes({ method: ANALYSIS_METHOD, variant: 'base' })) latest.set(e.queryId, e.id);
   const out: Array<{ a: string; b: string; queryId: string; r: number }> = [];

@@ -1,14 +1,14 @@
 // The backend: one service object that both doors (Electron IPC and the web-mode HTTP endpoint) call.
 // Every argument arrives as `unknown` and is parsed against the contract before a handler sees it.
 
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { type Api, ArgumentError, type CallName, type CallResult, type Envelope, isCallName, parseArgs } from '../../shared/contract';
-import type { JobStatus, RecentStore, StoreInfo } from '../../shared/views';
-import { exportBundle } from '../bundle/export';
+import type { EvalReportView, JobStatus, RecentStore, StoreInfo } from '../../shared/views';
 import { BundleImportError } from '../bundle/errors';
-import { type EngineSetup, engineSetupWithModel, loadEngine } from '../engine/setup';
+import { HEURISTIC_PROVIDER } from '../engine/evidence/heuristic';
+import { type EngineSetup, engineSetup, engineSetupWithModel, loadEngine } from '../engine/setup';
 import { DEFAULT_METHODS, METHODS, resolveMethods } from '../eval/methods';
 import { Store } from '../store/store';
 import { ANALYSIS_METHOD } from './analyse';
@@ -44,6 +44,9 @@ export class WorkbenchService {
   /** The engine episodes are produced with: the active model when present, else the heuristic (with notes saying so). */
   private engine: Promise<EngineSetup>;
   private readonly models: ModelRegistry;
+  private demoOpening: Promise<StoreInfo> | null = null;
+  /** Models loaded to recompute episodes produced by a model other than the active one. */
+  private readonly episodeEngines = new Map<string, Promise<EngineSetup>>();
 
   constructor(private readonly opts: ServiceOptions) {
     this.dataDir = opts.dataDir ?? defaultDataDir();
@@ -99,13 +102,25 @@ export class WorkbenchService {
   }
 
   /** First start: the demo store, created from the bundled demo bundle when missing. */
-  async openDemo(): Promise<StoreInfo> {
+  openDemo(): Promise<StoreInfo> {
+    // Concurrent calls (two windows, a double click) share one creation.
+    this.demoOpening ??= this.createDemo().finally(() => {
+      this.demoOpening = null;
+    });
+    return this.demoOpening;
+  }
+
+  private async createDemo(): Promise<StoreInfo> {
     if (!existsSync(this.demoPath)) {
       const bundleDir = join(this.opts.resourcesDir, 'demo');
       if (!existsSync(join(bundleDir, 'memories.jsonl'))) throw new Error(`the bundled demo is missing: ${bundleDir}/memories.jsonl`);
-      const finished = await this.runJob({ kind: 'demo', storePath: `${this.demoPath}.partial`, bundleDir }, 'creating the demo store');
+      // The demo is built aside and renamed into place; a start killed half-way leaves only the
+      // partial file, which is cleared here so the next start begins afresh.
+      const partial = `${this.demoPath}.partial`;
+      for (const f of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(f, { force: true });
+      const finished = await this.runJob({ kind: 'demo', storePath: partial, bundleDir }, 'creating the demo store');
       if (finished.state !== 'done') throw new Error(`creating the demo store failed: ${finished.error}`);
-      renameSync(`${this.demoPath}.partial`, this.demoPath);
+      renameSync(partial, this.demoPath);
     }
     return this.open(this.demoPath);
   }
@@ -131,7 +146,27 @@ export class WorkbenchService {
       model: { name: setup.model.name, heuristic: setup.model.heuristic },
       policy: { name: setup.policy.name, heuristic: setup.policy.heuristic },
       engineNotes: setup.notes ?? [],
+      episodeModels: store.episodeModels(ANALYSIS_METHOD, 'base'),
     };
+  }
+
+  /**
+   * The engine an episode was produced with (its recorded model), so a what-if recomputes with the same
+   * model even after the app switched to another; refuses, naming it, a model it cannot load.
+   */
+  private async engineFor(config: Record<string, unknown>): Promise<EngineSetup> {
+    const active = await this.engine;
+    const name = typeof config.model === 'string' ? config.model : active.model.name;
+    if (name === active.model.name) return active;
+    if (name === HEURISTIC_PROVIDER) return engineSetup({});
+    const file = this.models.list().find((m) => `neural:${m.name}` === name)?.file;
+    if (!file) throw new Error(`this episode was produced by the model "${name}", which is not among the workbench's models: cannot recompute it`);
+    let loaded = this.episodeEngines.get(file);
+    if (!loaded) {
+      loaded = engineSetupWithModel(file);
+      this.episodeEngines.set(file, loaded);
+    }
+    return loaded;
   }
 
   /** Every job runs the same engine as the window: the models folder and the active model travel with it. */
@@ -158,16 +193,16 @@ export class WorkbenchService {
     openStore: ({ path }) => this.open(path),
     openDemo: () => this.openDemo(),
     startImport: ({ dir }) => this.startJob({ kind: 'import', storePath: this.current().path, dir: resolve(dir) }, 'importing'),
-    exportBundle: ({ dir }) => {
-      const summary = exportBundle(this.current(), resolve(dir));
-      return { dir: resolve(dir), files: summary.files };
-    },
+    startExport: ({ dir }) => this.startJob({ kind: 'export', storePath: this.current().path, dir: resolve(dir) }, 'exporting'),
     startGenerateDemo: ({ seed, queries, path }) => {
       const target = resolve(path);
       if (existsSync(target)) throw new Error(`${target} already exists: choose a new file for the generated store`);
+      const openedBefore = this.store?.path ?? null;
       const job = this.jobs.start('demo', this.withEngine({ kind: 'demo', storePath: target, seed, queries }), 'generating a demo');
-      void job.done.then((s) => {
-        if (s.state === 'done') void this.open(target);
+      void job.done.then(async (s) => {
+        // Open the new store unless the user has opened another one meanwhile.
+        if (s.state !== 'done' || (this.store?.path ?? null) !== openedBefore) return;
+        await this.open(target).catch(() => undefined); // the job's result still names the file
       });
       return job.status;
     },
@@ -184,13 +219,16 @@ export class WorkbenchService {
     memory: ({ id }) => memoryView(this.current(), id),
     provenance: ({ ids, depth }) => provenanceGraph(this.current(), ids, depth),
     provenanceOverview: ({ limit }) => provenanceOverview(this.current(), limit),
-    whatIf: async (args) => whatIf(this.current(), await this.engine, args),
+    whatIf: async (args) => {
+      const store = this.current();
+      return whatIf(store, await this.engineFor(store.episode(args.episodeId).config), args);
+    },
     evalMethods: () => METHODS.map((m) => ({ name: m.name, group: m.group, description: m.description })),
     evalRuns: () =>
       this.current()
         .evalRunList()
         .reverse()
-        .map((r) => ({ id: r.id, bundle: r.bundle, createdAt: r.createdAt, finished: r.summary !== null, methods: methodsOf(r.config) })),
+        .map((r) => ({ id: r.id, bundle: r.bundle, createdAt: r.createdAt, ...runState(r.summary), methods: methodsOf(r.config) })),
     evalRun: ({ id }) => {
       const store = this.current();
       const run = store.evalRun(id);
@@ -212,9 +250,9 @@ export class WorkbenchService {
         id: run.id,
         bundle: run.bundle,
         createdAt: run.createdAt,
-        finished: run.summary !== null,
+        ...runState(run.summary),
         methods: methodsOf(run.config),
-        report: (run.summary ?? null) as never,
+        report: isReport(run.summary) ? run.summary : null,
         results,
       };
     },
@@ -235,16 +273,29 @@ export class WorkbenchService {
       this.engine = this.loadActiveEngine();
       return this.store ? this.info() : null;
     },
-    startTrain: ({ name, epochs, mu, seed }) => {
+    startTrain: ({ name, epochs, mu, seed, useLabels }) => {
       const out = this.models.userFile(name);
       const validation = this.opts.trainingValidation ?? join(this.opts.resourcesDir, 'configs', 'simulator-validation.json');
-      return this.startJob({ kind: 'train', storePath: this.current().path, out, validation, epochs, mu, seed }, `training ${name}`);
+      return this.startJob(
+        { kind: 'train', storePath: this.current().path, out, validation, epochs, mu, seed, useLabels: useLabels ?? true },
+        `training ${name}`,
+      );
     },
     choosePath: (args) => {
       if (!this.opts.choosePath) throw new Error('web mode cannot open your file dialogs: type the path (it is read on the machine running the server)');
       return this.opts.choosePath(args);
     },
   };
+}
+
+/** A saved run's summary is its report, a failure record ({ failed }), or null while it runs. */
+function isReport(summary: unknown): summary is EvalReportView {
+  return typeof summary === 'object' && summary !== null && 'methods' in summary;
+}
+
+function runState(summary: unknown): { finished: boolean; failed?: string } {
+  const failed = (summary as { failed?: unknown } | null)?.failed;
+  return typeof failed === 'string' ? { finished: true, failed } : { finished: summary !== null };
 }
 
 function methodsOf(config: unknown): string[] {

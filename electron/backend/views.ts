@@ -2,6 +2,7 @@
 
 import type { ProvenanceEdge } from '../../shared/domain';
 import type { EpisodeRecord } from '../../shared/episode';
+import { sameValue } from '../../shared/values';
 import type { EpisodeView, GraphView, MemoryView, ProvenanceOverview, QueryRow, WhatIfResult } from '../../shared/views';
 import { majorityVote } from '../eval/baselines';
 import { engineConfig } from '../engine/config';
@@ -9,12 +10,27 @@ import { analyseSlice, analysisFields, argmax } from '../engine/episode';
 import { queryKey } from '../engine/hypotheses';
 import { DisjointSets } from '../engine/provenance';
 import type { EngineSetup } from '../engine/setup';
-import { normalize } from '../engine/text';
 import type { Store } from '../store/store';
 import { ANALYSIS_METHOD } from './analyse';
 
-function same(a: string | null, b: string | null | undefined): boolean {
-  return a !== null && b !== null && b !== undefined && normalize(a) === normalize(b);
+
+
+/**
+ * Memoised per store and per database version: PRAGMA data_version changes whenever another connection
+ * (a job's worker) commits, which is how episodes arrive; the window's own writes are labels, which
+ * these read models do not depend on.
+ */
+const memo = new WeakMap<Store, Map<string, { version: number; value: unknown }>>();
+
+export function memoised<T>(store: Store, name: string, compute: () => T): T {
+  const version = store.db.pragma('data_version', { simple: true }) as number;
+  let entries = memo.get(store);
+  if (!entries) memo.set(store, (entries = new Map()));
+  const hit = entries.get(name);
+  if (hit && hit.version === version) return hit.value as T;
+  const value = compute();
+  entries.set(name, { version, value });
+  return value;
 }
 
 /** The newest analysis episode per query. */
@@ -25,6 +41,10 @@ function latestEpisodes(store: Store): Map<string, number> {
 }
 
 export function queryRows(store: Store): QueryRow[] {
+  return memoised(store, 'queryRows', () => computeQueryRows(store));
+}
+
+function computeQueryRows(store: Store): QueryRow[] {
   const latest = latestEpisodes(store);
   return store.queries().map((q) => {
     const episodeId = latest.get(q.id) ?? null;
@@ -38,9 +58,9 @@ export function queryRows(store: Store): QueryRow[] {
     }
     const cama = episode?.answer ?? null;
     const gold = q.answer ?? null;
-    const majorityCorrect = gold === null || !first ? null : same(majority, gold);
-    const camaCorrect = gold === null || !episode ? null : same(cama, gold);
-    const flip = episode !== null && majority !== null && !same(majority, cama);
+    const majorityCorrect = gold === null || !first ? null : sameValue(majority, gold);
+    const camaCorrect = gold === null || !episode ? null : sameValue(cama, gold);
+    const flip = episode !== null && majority !== null && !sameValue(majority, cama);
     return {
       id: q.id,
       text: q.text,
@@ -82,7 +102,7 @@ export function episodeView(store: Store, id: number): EpisodeView {
     // In the vote's own order (first supporter's rank), so the first top count is the baseline's pick
     // even on ties; hypotheses nobody asserts follow with 0.
     const tally = majorityVote(slice, queryKey(query, slice)).tally.map((x) => ({ value: x.value, count: x.weight }));
-    return [...tally, ...s.hypotheses.filter((h) => !tally.some((x) => same(x.value, h))).map((h) => ({ value: h, count: 0 }))];
+    return [...tally, ...s.hypotheses.filter((h) => !tally.some((x) => sameValue(x.value, h))).map((h) => ({ value: h, count: 0 }))];
   });
   return { episode, query, memories, agents, labels, votes };
 }
@@ -172,7 +192,7 @@ export async function whatIf(
     (e, i, all) => inSlice.has(e.child) && inSlice.has(e.parent) && all.findIndex((x) => edgeKey(x) === edgeKey(e)) === i,
   );
   // The episode's own thresholds and budget, not whatever the app runs with today.
-  const { model: _model, policy: _policy, ...stored } = episode.config as Record<string, unknown>;
+  const { model: _model, policy: _policy, modelHeuristic: _mh, policyHeuristic: _ph, ...stored } = episode.config as Record<string, unknown>;
   const config = engineConfig(stored);
   const a = await analyseSlice({ ...setup, config }, query, store.memories(sliceIds), edges);
   const top = argmax(a.arbitration.posterior);

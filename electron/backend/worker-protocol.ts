@@ -10,10 +10,11 @@ interface JobBase {
 
 export type JobRequest =
   | (JobBase & { kind: 'import'; dir: string })
+  | (JobBase & { kind: 'export'; dir: string })
   | (JobBase & { kind: 'analyse'; all?: boolean })
   | (JobBase & { kind: 'eval'; methods: string[]; label: string })
   | (JobBase & { kind: 'demo'; bundleDir?: string; seed?: number; queries?: number })
-  | (JobBase & { kind: 'train'; out: string; validation: string; epochs: number; mu: number; seed: number });
+  | (JobBase & { kind: 'train'; out: string; validation: string; epochs: number; mu: number; seed: number; useLabels: boolean });
 
 export type WorkerMessage =
   | { type: 'progress'; done: number; total: number; message?: string }

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import { exportBundle } from '../bundle/export';
 import { importBundle } from '../bundle/import';
 import { loadEngine } from '../engine/setup';
 import { resolveMethods } from '../eval/methods';
@@ -31,6 +32,10 @@ async function run(req: JobRequest): Promise<unknown> {
         const summary = importBundle(store, req.dir, { onProgress: progress('importing') });
         const analysed = await analyseStore(store, setup, progress('analysing'));
         return { ...summary, analysed };
+      }
+      case 'export': {
+        const summary = exportBundle(store, req.dir);
+        return { dir: req.dir, files: summary.files };
       }
       case 'analyse':
         return { analysed: await analyseStore(store, setup, progress('analysing'), { all: req.all }) };
@@ -70,7 +75,7 @@ async function run(req: JobRequest): Promise<unknown> {
 async function trainModel(req: Extract<JobRequest, { kind: 'train' }>): Promise<unknown> {
   const { train } = await import('../train/trainer');
   const result = await train(
-    { bundle: req.storePath, validation: req.validation, out: req.out, epochs: req.epochs, mu: req.mu, seed: req.seed },
+    { bundle: req.storePath, validation: req.validation, out: req.out, epochs: req.epochs, mu: req.mu, seed: req.seed, labels: req.useLabels },
     (e) => {
       if (e.phase === 'fit') {
         const loss = Number.isFinite(e.loss) ? ` · loss ${e.loss.toFixed(3)}` : '';

@@ -33,7 +33,13 @@ export type EngineConfig = z.infer<typeof EngineConfigSchema>;
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = EngineConfigSchema.parse({});
 
-/** Parses a partial configuration over the defaults; throws a ZodError naming the bad field. */
-export function engineConfig(overrides: unknown = {}): EngineConfig {
-  return EngineConfigSchema.parse(overrides ?? {});
+/**
+ * Parses a partial configuration over the defaults. A bad value throws an Error naming where the
+ * settings came from and each bad field, e.g. `tuned.json: field "budget": expected a number`.
+ */
+export function engineConfig(overrides: unknown = {}, source = 'engine settings'): EngineConfig {
+  const parsed = EngineConfigSchema.safeParse(overrides ?? {});
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `field "${i.path.join('.') || '(settings)'}": ${i.message}`);
+  throw new Error(`${source}: ${problems.join('; ')}`);
 }

@@ -6,9 +6,10 @@ import type { ClaimKey, ProvenanceEdge, Query } from '../../shared/domain';
 import type { EpisodeRecord, OfferedAction, RecoveryAction, SliceArbitration, SliceVariant, StepRecord } from '../../shared/episode';
 import { type Arbitration, arbitrate, decisionState, isSufficient } from '../../shared/math/cama';
 import { type Matrix, toRows } from '../../shared/math/matrix';
+import { argmax } from '../../shared/values';
 import type { EngineConfig } from './config';
-import { entryLevelModel } from './evidence/heuristic';
-import type { EvidenceModel } from './evidence/model';
+import { ENTRY_LEVEL_PROVIDER, entryLevelModel } from './evidence/heuristic';
+import type { EvidenceModel, EvidenceOutput } from './evidence/model';
 import type { Hypothesis } from './hypotheses';
 import { type RecoveryPolicy, choose } from './policy';
 import { FIXED_RELIABILITY_HEAD, priorAttributes } from './priors';
@@ -46,17 +47,20 @@ export async function analyseSlice(
   edges: readonly ProvenanceEdge[],
 ): Promise<SliceAnalysis> {
   const { config } = deps;
-  const model = config.decoupling ? deps.model : entryLevelModel;
   const input = buildSliceInput(query, slice, edges, config.slots);
   const { key, hypotheses } = input;
 
   const t0 = performance.now();
-  const output = await model.infer(input);
+  const output = await deps.model.infer(input);
+  // w/o evidence decoupling changes Z alone: every memory its own slot, with the same model's support
+  // scores and reliability head, so the ablation isolates the assignment.
+  const assignment = config.decoupling ? output.assignment : (entryLevelModel.infer(input) as EvidenceOutput).assignment;
+  const provider = config.decoupling ? deps.model.name : `${ENTRY_LEVEL_PROVIDER} (${deps.model.name})`;
   const t1 = performance.now();
   const support = output.support ?? input.claimSupport;
   const { priors, known } = priorAttributes(slice);
   const arbitration = arbitrate({
-    assignment: output.assignment,
+    assignment,
     support: support.support,
     priors,
     known,
@@ -65,15 +69,10 @@ export async function analyseSlice(
     tauP: config.tauP,
   });
   const t2 = performance.now();
-  return { key, hypotheses: [...hypotheses], support, assignment: output.assignment, provider: model.name, arbitration, assignMs: t1 - t0, arbitrateMs: t2 - t1 };
+  return { key, hypotheses: [...hypotheses], support, assignment, provider, arbitration, assignMs: t1 - t0, arbitrateMs: t2 - t1 };
 }
 
-/** The index of the largest posterior entry (first on ties), -1 when empty. */
-export function argmax(values: ArrayLike<number>): number {
-  let best = -1;
-  for (let i = 0; i < values.length; i++) if (best < 0 || (values[i] as number) > (values[best] as number)) best = i;
-  return best;
-}
+export { argmax } from '../../shared/values';
 
 export interface EpisodeOptions {
   method: string;
@@ -173,7 +172,7 @@ export async function runEpisode(deps: EngineDeps, query: Query, opts: EpisodeOp
     queryId: query.id,
     method: opts.method,
     variant: opts.variant ?? 'base',
-    config: { ...config, model: deps.model.name, policy: policy.name },
+    config: { ...config, model: deps.model.name, policy: policy.name, modelHeuristic: deps.model.heuristic, policyHeuristic: policy.heuristic },
     steps,
     answer: final && top >= 0 ? (final.hypotheses[top] as Hypothesis).value : null,
     createdAt: new Date().toISOString(),

@@ -55,7 +55,5 @@ export function shingles(text: string): Set<string> {
   return new Set(contentWords(text));
 }
 
-/** Case- and space-insensitive identity of a claim value or key part. */
-export function normalize(value: string): string {
-  return value.trim().replace(/\s+/g, ' ').toLowerCase();
-}
+/** Case- and space-insensitive identity of a claim value or key part (the rule in shared/values.ts). */
+export { normalizeValue as normalize } from '../../shared/values';

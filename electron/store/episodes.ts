@@ -27,6 +27,10 @@ export const EPISODE_SQL = {
   byId: `SELECT id, query_id AS queryId, method, variant, config, answer, n_steps AS nSteps, created_at AS createdAt
     FROM episodes WHERE id = ?`,
   steps: 'SELECT record FROM episode_steps WHERE episode_id = ? ORDER BY t',
+  // Which model produced each question's newest episode of a method and variant (the analysis in force).
+  modelsOfLatest: `SELECT json_extract(config, '$.model') AS model, count(*) AS count FROM episodes
+    WHERE id IN (SELECT max(id) FROM episodes WHERE method = @method AND variant = @variant GROUP BY query_id)
+    GROUP BY model ORDER BY count DESC`,
   // One statement for every filter combination: a NULL parameter means "any".
   list: `SELECT id, query_id AS queryId, method, variant, answer, n_steps AS nSteps, created_at AS createdAt
     FROM episodes
@@ -44,6 +48,7 @@ export class EpisodeStore {
   private readonly byId: Database.Statement<[number], EpisodeRow>;
   private readonly steps: Database.Statement<[number], { record: string }>;
   private readonly list: Database.Statement<[Record<string, unknown>], EpisodeSummary>;
+  private readonly modelsOfLatestStmt: Database.Statement<[Record<string, unknown>], { model: string | null; count: number }>;
   private readonly saveTx: (e: EpisodeRecord) => number;
 
   constructor(db: Database.Database) {
@@ -52,6 +57,7 @@ export class EpisodeStore {
     this.byId = db.prepare(EPISODE_SQL.byId);
     this.steps = db.prepare(EPISODE_SQL.steps);
     this.list = db.prepare(EPISODE_SQL.list);
+    this.modelsOfLatestStmt = db.prepare(EPISODE_SQL.modelsOfLatest);
     this.saveTx = db.transaction((e: EpisodeRecord) => {
       const info = this.insert.run({
         queryId: e.queryId,
@@ -101,5 +107,10 @@ export class EpisodeStore {
       method: filter.method ?? null,
       variant: filter.variant ?? null,
     });
+  }
+
+  /** How many questions' newest episodes (of a method and variant) each model produced. */
+  modelsOfLatest(method: string, variant: string): Array<{ model: string; count: number }> {
+    return this.modelsOfLatestStmt.all({ method, variant }).map((r) => ({ model: r.model ?? 'unknown', count: r.count }));
   }
 }

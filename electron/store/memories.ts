@@ -40,7 +40,8 @@ export const MEMORY_SQL = {
       AND (@asOf IS NULL OR m.time IS NULL OR m.time <= @asOf)
       AND m.id NOT IN (SELECT value FROM json_each(@exclude))`,
   claimingKey: `SELECT m.id FROM memories m
-    WHERE m.rowid IN (SELECT c.memory_rowid FROM claims c WHERE c.subject = @subject AND c.attribute = @attribute)
+    WHERE m.rowid IN (SELECT c.memory_rowid FROM claims c
+      WHERE c.subject = @subject COLLATE NOCASE AND c.attribute = @attribute COLLATE NOCASE)
       AND coalesce(m.pool, 'base') IN (SELECT value FROM json_each(@pools))
     ORDER BY m.rowid`,
 } as const;

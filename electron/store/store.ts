@@ -12,6 +12,7 @@ import { ContentDigest } from './digest';
 import { EpisodeStore, type EpisodeFilter, type EpisodeSummary } from './episodes';
 import { EvalRunStore, type EvalResultRow, type EvalRun } from './evalRuns';
 import { MemoryReader, type SearchHit, type SearchOptions, type StoredMemory } from './memories';
+import { StoreTooNewError } from './errors';
 import { migrate } from './migrate';
 import { ProvenanceReader } from './provenance';
 
@@ -52,7 +53,10 @@ export class Store {
       return new Store(db, file);
     } catch (err) {
       db.close();
-      throw err;
+      // StoreTooNewError already names the file; anything else (not a database, locked, unreadable) is
+      // said with the path, so the message tells which file is at fault.
+      if (err instanceof StoreTooNewError) throw err;
+      throw new Error(`${file}: cannot open it as a workbench store (${err instanceof Error ? err.message : String(err)})`);
     }
   }
 
@@ -146,6 +150,11 @@ export class Store {
 
   episode(id: number): EpisodeRecord {
     return this.episodes.get(id);
+  }
+
+  /** How many questions' newest episodes (of a method and variant) each model produced. */
+  episodeModels(method: string, variant: string): Array<{ model: string; count: number }> {
+    return this.episodes.modelsOfLatest(method, variant);
   }
 
   listEpisodes(filter?: EpisodeFilter): EpisodeSummary[] {

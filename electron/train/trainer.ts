@@ -49,6 +49,8 @@ export interface TrainOptions {
   episodes?: boolean;
   /** Add the training queries' corr / ind variant slices to the examples (default true). */
   variants?: boolean;
+  /** Use the training store's researcher labels in L_d (default true; false trains the same model without them). */
+  labels?: boolean;
   /** Calibrate τ_p, τ_N, τ_H and measure validation metrics with the engine (default true). */
   calibrate?: boolean;
   /** Engine settings (K, J, B, ...) as for --engine-config. */
@@ -116,7 +118,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
   const valData = await openDataSource(options.validation);
   let model: OnnxEvidenceModel | null = null;
   try {
-    const labels = new LabelIndex(trainData.store.labels());
+    const labels = new LabelIndex(options.labels === false ? [] : trainData.store.labels());
     const set = await trainingExamples(trainData.store, config, labels, {
       episodes: options.episodes ?? true,
       variants: options.variants ?? true,

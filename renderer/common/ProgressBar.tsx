@@ -6,7 +6,7 @@ import type { JobKind, JobStatus } from '../../shared/views';
 import { ErrorBox } from './ErrorBox';
 import { clearJob, useJob } from './jobs';
 
-const KIND_LABEL: Record<JobKind, string> = { import: 'import', analyse: 'analysis', eval: 'evaluation', demo: 'demo generation', train: 'training' };
+const KIND_LABEL: Record<JobKind, string> = { import: 'import', export: 'export', analyse: 'analysis', eval: 'evaluation', demo: 'demo generation', train: 'training' };
 
 export function ProgressBar({ job }: { job: JobStatus }) {
   const known = job.total > 0;

@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { navigate } from 'wouter/use-hash-location';
 import { api } from '../api/client';
+import { useSession } from '../app/session';
 import { Button } from '../common/controls';
 import { isRunning, runJob, useJob } from '../common/jobs';
 import { JobPanel } from '../common/ProgressBar';
@@ -38,7 +39,9 @@ export function RunForm({ hasStore }: { hasStore: boolean }) {
     const names = methods.map((m) => m.name).filter((n) => chosen.has(n));
     void runJob('eval', () => api.startEval({ methods: names }), (status) => {
       const id = runIdOf(status.result);
-      if (id !== null && window.location.hash.startsWith('#/eval')) navigate(`/eval/${id}`);
+      // A run belongs to the store it ran on: show it only if that store is still the open one.
+      const current = useSession.getState().session?.store?.path;
+      if (id !== null && status.storePath === current && window.location.hash.startsWith('#/eval')) navigate(`/eval/${id}`);
     });
   };
   return (

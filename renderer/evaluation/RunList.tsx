@@ -19,6 +19,11 @@ export function RunList({ runs, selected }: { runs: EvalRunSummary[]; selected: 
                 <span className="run-id num">#{r.id}</span>
                 <span className="run-when">{when(r.createdAt)}</span>
                 {!r.finished && <Badge tone="warn">unfinished</Badge>}
+                {r.failed !== undefined && (
+                  <Badge tone="bad" title={r.failed}>
+                    failed
+                  </Badge>
+                )}
                 <span className="run-meta muted">
                   {r.bundle} · {r.methods.length} method{r.methods.length === 1 ? '' : 's'}
                 </span>

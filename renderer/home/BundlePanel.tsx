@@ -6,11 +6,9 @@ import type { JobStatus } from '../../shared/views';
 import { api } from '../api/client';
 import { BrowseButton } from '../common/BrowseButton';
 import { Button } from '../common/controls';
-import { ErrorBox } from '../common/ErrorBox';
 import { count } from '../common/format';
 import { isRunning, runJob, useJob } from '../common/jobs';
 import { JobPanel } from '../common/ProgressBar';
-import { useAction } from '../common/useAction';
 
 interface ImportResult {
   memories?: number;
@@ -73,7 +71,9 @@ export function ImportPanel({ hasStore, web }: { hasStore: boolean; web: boolean
 
 export function ExportPanel({ hasStore, web }: { hasStore: boolean; web: boolean }) {
   const [dir, setDir] = useState('');
-  const exporter = useAction<{ dir: string; files: string[] }>();
+  const job = useJob('export');
+  const running = isRunning(job);
+  const written = job?.status?.state === 'done' ? (job.status.result as { dir: string; files: string[] } | undefined) : undefined;
   return (
     <section className="panel">
       <h2>Export as a bundle</h2>
@@ -82,7 +82,7 @@ export function ExportPanel({ hasStore, web }: { hasStore: boolean; web: boolean
         onSubmit={(e) => {
           e.preventDefault();
           const d = dir.trim();
-          if (d) void exporter.run(() => api.exportBundle({ dir: d }));
+          if (d) void runJob('export', () => api.startExport({ dir: d }));
         }}
       >
         <input
@@ -95,17 +95,17 @@ export function ExportPanel({ hasStore, web }: { hasStore: boolean; web: boolean
           disabled={!hasStore}
         />
         <BrowseButton kind="folder" title="The folder to export into" onPick={setDir} disabled={!hasStore} />
-        <Button type="submit" busy={exporter.busy} disabled={!hasStore || !dir.trim()} data-testid="export-button">
+        <Button type="submit" busy={running} disabled={!hasStore || !dir.trim()} data-testid="export-button">
           Export
         </Button>
       </form>
       <p className="hint">
         Written atomically (a temporary folder renamed into place).{web && ' Web mode: the folder is on the server machine.'}
       </p>
-      <ErrorBox title="Export failed" error={exporter.error} onDismiss={exporter.reset} />
-      {exporter.result && (
+      <JobPanel kind="export" failureTitle="Export failed" />
+      {written && (
         <p className="ok-line">
-          Wrote {exporter.result.files.join(', ')} to <span className="mono">{exporter.result.dir}</span>.
+          Wrote {written.files.join(', ')} to <span className="mono">{written.dir}</span>.
         </p>
       )}
     </section>

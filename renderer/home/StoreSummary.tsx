@@ -1,5 +1,5 @@
 // The store that is open: its name, path, counts, how much of it is analysed, and which assignment
-// provider and policy produce its episodes (flagged when they are heuristic stand-ins).
+// provider and policy run now (flagged when they are heuristic stand-ins), and which produced its episodes.
 
 import type { StoreInfo } from '../../shared/views';
 import { useSession } from '../app/session';
@@ -86,6 +86,18 @@ export function StoreSummary() {
         <Component role="assignment provider" name={store.model.name} heuristic={store.model.heuristic} />
         <Component role="recovery policy" name={store.policy.name} heuristic={store.policy.heuristic} />
       </div>
+      {store.episodeModels.length > 0 && (
+        <p className="hint" data-testid="episode-models">
+          The analysis shown (newest episode per question) comes from{' '}
+          {store.episodeModels.map((m, i) => (
+            <span key={m.model}>
+              {i > 0 && ', '}
+              <span className="mono">{m.model}</span> ({m.count})
+            </span>
+          ))}
+          {store.episodeModels.some((m) => m.model !== store.model.name) && ' — not all of it from the active model: re-analyse from the Models view.'}
+        </p>
+      )}
       {store.engineNotes.length > 0 && (
         <ul className="hint engine-notes" data-testid="engine-notes">
           {store.engineNotes.map((note) => (

@@ -6,8 +6,14 @@ import { Link } from 'wouter';
 import type { EpisodeView } from '../../shared/views';
 import { majorityOf, sameValue } from './derive';
 
+// Episodes record whether their provider and policy are heuristic stand-ins; older records only name
+// them, so the known stand-in names are the fallback.
 const HEURISTIC_MODEL = 'heuristic-components';
 const HEURISTIC_POLICY = 'heuristic-policy';
+
+function isHeuristic(recorded: unknown, byName: boolean): boolean {
+  return typeof recorded === 'boolean' ? recorded : byName;
+}
 
 function Verdict({ value, gold }: { value: string | null; gold: string | null }) {
   if (value === null) return <span className="muted">none</span>;
@@ -74,8 +80,8 @@ export function EpisodeHeader({ view }: { view: EpisodeView }) {
         </span>
         {flip && <span className="badge flip">CAMA overrules the vote</span>}
         <span className="insp-components">
-          <Component label="provider" name={model} heuristic={model === HEURISTIC_MODEL} />
-          <Component label="policy" name={policy} heuristic={policy === HEURISTIC_POLICY} />
+          <Component label="provider" name={model} heuristic={isHeuristic(episode.config.modelHeuristic, model === HEURISTIC_MODEL)} />
+          <Component label="policy" name={policy} heuristic={isHeuristic(episode.config.policyHeuristic, policy === HEURISTIC_POLICY)} />
         </span>
       </div>
     </header>

@@ -3,22 +3,9 @@
 
 import type { ProvenanceEdge } from '../../shared/domain';
 import type { StepRecord } from '../../shared/episode';
+import { argmax, normalizeValue, sameValue } from '../../shared/values';
 
-/** Hypothesis values compare the way the engine compares them (trimmed, spaces collapsed, lower case). */
-export function normalizeValue(v: string): string {
-  return v.trim().replace(/\s+/g, ' ').toLowerCase();
-}
-
-export function sameValue(a: string | null | undefined, b: string | null | undefined): boolean {
-  return a != null && b != null && normalizeValue(a) === normalizeValue(b);
-}
-
-/** Index of the largest entry (first on ties); -1 for an empty list. */
-export function argmax(xs: ArrayLike<number>): number {
-  let best = -1;
-  for (let i = 0; i < xs.length; i++) if (best < 0 || (xs[i] as number) > (xs[best] as number)) best = i;
-  return best;
-}
+export { argmax, normalizeValue, sameValue };
 
 /** A number for people: fixed decimals, "–" when missing, no "-0.00". */
 export function fmt(x: number | null | undefined, digits = 2): string {

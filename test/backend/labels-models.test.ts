@@ -116,6 +116,8 @@ describe('models in the app', () => {
     const other = (await ok('models')).find((m) => m.name === 'wo-prov-prior');
     const info = await ok('activateModel', { file: other?.file });
     expect(info?.model).toEqual({ name: 'neural:wo-prov-prior', heuristic: false });
+    // The stored analysis still comes from the model that produced it, and the store info says so.
+    expect(info?.episodeModels).toEqual([{ model: 'neural:default', count: 80 }]);
     expect((await ok('models')).find((m) => m.active)?.name).toBe('wo-prov-prior');
     const bad = await service.dispatch('activateModel', { file: '/etc/passwd' });
     expect(bad.error?.message).toMatch(/not one of the workbench's models/);
@@ -128,6 +130,9 @@ describe('models in the app', () => {
     const mine = (await ok('models')).find((m) => m.name === 'from-labels');
     expect(mine).toMatchObject({ origin: 'user', active: false });
     expect(mine?.labelsUsed).toBe((await ok('labels')).length);
+    // Its twin without the labels (same data, same seed): the card says no labels were used.
+    expect((await finished(await ok('startTrain', { name: 'no-labels', epochs: 1, mu: 0.5, seed: 4, useLabels: false }))).state).toBe('done');
+    expect((await ok('models')).find((m) => m.name === 'no-labels')?.labelsUsed).toBe(0);
     const again = await service.dispatch('startTrain', { name: 'from-labels', epochs: 1, mu: 0.5, seed: 4 });
     expect(again.error?.message).toMatch(/already exists/);
     const shipped = await service.dispatch('startTrain', { name: 'default', epochs: 1, mu: 0.5, seed: 4 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFirstStore } from '../../electron/backend/first-store';
 import type { WorkbenchService } from '../../electron/backend/service';
+import { importBundle } from '../../electron/bundle/import';
 import { Store } from '../../electron/store/store';
 import type { CallName, CallResult } from '../../shared/contract';
 import type { JobStatus } from '../../shared/views';
@@ -105,6 +106,21 @@ describe('what-if', () => {
     expect(changed.answer).not.toBe(step.hypotheses[lead]);
   });
 
+  it("recomputes with the episode's own model, not the one the app runs now", async () => {
+    // cama_heuristic episodes come from the heuristic provider while the app runs the trained model.
+    const job = await finished(await ok('startEval', { methods: ['cama_heuristic'] }));
+    const run = await ok('evalRun', { id: (job.result as { runId: number }).runId });
+    const ids = run.results.filter((r) => r.episodeId !== null).slice(0, 5).map((r) => r.episodeId as number);
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) {
+      const stored = (await ok('episode', { id })).episode.steps[0];
+      expect(stored?.provider).toBe('heuristic-components');
+      const again = await ok('whatIf', { episodeId: id, t: 0, disabled: [], addEdges: [], removeEdges: [] });
+      expect(again.step.provider).toBe('heuristic-components');
+      expect(again.step.posterior).toEqual(stored?.posterior);
+    }
+  });
+
   it('names the episode and step it cannot find', async () => {
     const bad = await service.dispatch('whatIf', { episodeId: 1, t: 99, disabled: [], addEdges: [], removeEdges: [] });
     expect(bad.error?.message).toMatch(/episode 1 has no step t=99/);
@@ -136,6 +152,27 @@ describe('jobs', () => {
     expect(run.report?.methods.cama?.cmr).toBeGreaterThan(run.report?.methods.majority_vote?.cmr ?? 100);
     const withEpisode = run.results.find((r) => r.method === 'cama' && r.episodeId !== null);
     expect((await ok('episode', { id: withEpisode?.episodeId })).query.id).toBe(withEpisode?.queryId);
+  });
+
+  it('exports the store in a worker, atomically, as a bundle that imports back to the same content', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'wb-export-')), 'bundle');
+    const job = await finished(await ok('startExport', { dir }));
+    expect(job.state).toBe('done');
+    expect((job.result as { files: string[] }).files).toContain('memories.jsonl');
+    const copy = Store.open(':memory:');
+    try {
+      importBundle(copy, dir);
+      expect(copy.counts().memories).toBe((await ok('session')).store?.counts.memories);
+    } finally {
+      copy.close();
+    }
+  });
+
+  it('runs one job at a time on a store, refusing a second while the first runs', async () => {
+    const first = await ok('startAnalyse', { all: true });
+    const second = await service.dispatch('startAnalyse', { all: true });
+    expect(second.error?.message).toMatch(/is busy with a job \(analyse/);
+    expect((await finished(first)).state).toBe('done');
   });
 
   it('refuses unknown methods before starting anything', async () => {

@@ -46,13 +46,22 @@ describe('cama import', () => {
     expect(withStore(store, (s) => s.contentDigest())).toBe(before);
   });
 
-  it('refuses the broken bundle into a fresh store with that one error, and leaves the store empty', () => {
+  it('refuses the broken bundle into a fresh store with that one error, and leaves no store file behind', () => {
     const store = path.join(tempDir(), 'store.db');
     const r = cama('import', '--store', store, '--bundle', broken);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('1 error');
     expect(r.stderr).toContain('memories.jsonl:7: field "agent": expected a string, but it is missing');
-    expect(withStore(store, (s) => s.counts())).toEqual({ agents: 0, memories: 0, edges: 0, queries: 0, labels: 0, episodes: 0 });
+    expect(fs.existsSync(store)).toBe(false);
+  });
+
+  it('eval --bundle into a store that already holds data refuses at once, saying what to do', () => {
+    const store = path.join(tempDir(), 'twice.db');
+    ok(cama('import', '--store', store, '--bundle', good));
+    const r = cama('eval', '--bundle', good, '--store', store, '--methods', 'majority_vote');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/already holds \d+ memories: run with --store alone/);
+    expect(r.stderr.split('\n').length).toBeLessThan(5);
   });
 });
 

@@ -126,7 +126,8 @@ describe('entryLevelModel (w/o evidence decoupling)', () => {
   it('is what the engine uses when decoupling is off, so copies count as separate sources', async () => {
     const ids = ['n1', 'n3', 'n4', 'n5'];
     const a = await analyseSlice({ model: heuristicModel(THRESHOLD), config: engineConfig({ decoupling: false }) }, owner, store.memories(ids), store.edgesAmong(ids));
-    expect(a.provider).toBe(ENTRY_LEVEL_PROVIDER);
+    // Only Z changes: the provider is named as entry-level over the model whose scores and head it keeps.
+    expect(a.provider).toBe(`${ENTRY_LEVEL_PROVIDER} (heuristic-components)`);
     expect(a.arbitration.nEff).toBeCloseTo(4, 12);
   });
 });

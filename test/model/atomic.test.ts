@@ -44,6 +44,8 @@ describe('atomic model replacement', () => {
     fs.mkdirSync(card); // renaming a file over a non-empty folder fails
     fs.writeFileSync(path.join(card, 'x'), 'x');
     expect(() => replaceModelAtomically(model, Uint8Array.of(8), card, '{"v":2}\n')).toThrow();
+    // The model went in before the card failed: it must be the old one again, with no temp files left.
+    expect(Array.from(fs.readFileSync(model))).toEqual([7]);
     expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 

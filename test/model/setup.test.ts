@@ -1,6 +1,7 @@
 // Wiring the model into the engine: loadEngine uses models/default.onnx when present (with the τ's of
 // its card), falls back to the heuristic provider and says so when it is absent or of another
 // contract, and the provider keeps the claim scorer's rows where claims decide.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import onnxProto from 'onnx-proto';
@@ -32,13 +33,13 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function writeModel(folder: string, file: string, model: Uint8Array, tauP = 0.25): string {
+function writeModel(folder: string, file: string, model: Uint8Array, tauP = 0.25, sha256 = createHash('sha256').update(model).digest('hex')): string {
   const full = path.join(folder, file);
   const fullCard = full.replace(/\.onnx$/, '.card.json');
   const c = {
     name: 'tiny',
     file,
-    sha256: 'x',
+    sha256,
     createdAt: 'now',
     contract: { contractVersion: 'c', featurizerVersion: 'f', opset: 17 },
     architecture: { parameters: 1, mu: 0.5, hyper: {} },
@@ -62,6 +63,15 @@ describe('engine setup with a trained model', () => {
     expect([setup.config.tauP, setup.config.tauN, setup.config.tauH, setup.config.mu]).toEqual([0.25, 2, 0.2, 0.5]);
     const overridden = await loadEngine({ tauP: 1 }, { modelsDir: models });
     expect(overridden.config.tauP).toBe(1);
+  });
+
+  it("ignores, and says so, a card whose sha256 is another model's (no borrowed calibration)", async () => {
+    const models = path.join(dir, 'models-sha');
+    writeModel(models, 'default.onnx', bytes, 0.25, 'f'.repeat(64));
+    const setup = await loadEngine({}, { modelsDir: models });
+    expect(setup.model.name).toBe('neural:tiny');
+    expect(setup.config.tauP).not.toBe(0.25);
+    expect(setup.notes?.join(' ')).toMatch(/describes another model file \(sha256 differs\)/);
   });
 
   it('falls back to the heuristic provider, and says so, without a model', async () => {

@@ -17,9 +17,9 @@ function plan(store: Store, sql: string): string {
 }
 
 describe('query plans', () => {
-  it('finds memories by claim (subject, attribute) through the claims_key index', () => {
+  it('finds memories by claim (subject, attribute), in any letter case, through the claims_key_nocase index', () => {
     const store = openTempStore();
-    expect(plan(store, MEMORY_SQL.claimingKey)).toMatch(/USING (COVERING )?INDEX claims_key \(subject=\? AND attribute=\?\)/);
+    expect(plan(store, MEMORY_SQL.claimingKey)).toMatch(/USING (COVERING )?INDEX claims_key_nocase \(subject=\? AND attribute=\?\)/);
   });
 
   it('finds children through the provenance parent index', () => {

@@ -94,3 +94,11 @@ describe('reading memories', () => {
     expect(store.memoryIdsClaiming({ subject: 'east bridge', attribute: 'colour' })).toEqual([]);
   });
 });
+
+describe('memoryIdsClaiming', () => {
+  it('finds claims on a key whatever its letter case (the engine compares keys case-insensitively)', () => {
+    expect(store.memoryIdsClaiming({ subject: 'north gate', attribute: 'state' })).toEqual(['g1']);
+    expect(store.memoryIdsClaiming({ subject: 'North Gate', attribute: 'STATE' })).toEqual(['g1']);
+    expect(store.memoryIdsClaiming({ subject: 'north gate', attribute: 'colour' })).toEqual([]);
+  });
+});

@@ -22,12 +22,12 @@ function readOverrides(configFile?: string): unknown {
 
 /** The heuristic engine (synchronous). */
 export function engineSetup(configFile?: string): EngineSetup {
-  return setupFrom(readOverrides(configFile));
+  return setupFrom(readOverrides(configFile), configFile);
 }
 
 /** The engine with the trained model (see loadEngine); its notes go to stderr. */
 export async function loadEngineSetup(configFile?: string, model?: string): Promise<EngineSetup> {
-  const setup = await loadEngine(readOverrides(configFile), { model });
+  const setup = await loadEngine(readOverrides(configFile), { model, source: configFile });
   for (const note of setup.notes ?? []) process.stderr.write(`cama: ${note}\n`);
   return setup;
 }

@@ -1,5 +1,6 @@
 // Where a command's data comes from: a bundle (imported into a scratch in-memory store) or a store file.
 
+import { existsSync, rmSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { importBundle } from '../../bundle/import';
 import { Store } from '../../store/store';
@@ -14,23 +15,51 @@ export interface Opened {
 export function openData(opts: { bundle?: string; store?: string }): Opened {
   if (opts.bundle && opts.store) {
     // Import the bundle into the named store, then work there (results and episodes persist).
-    const store = Store.open(resolve(opts.store));
-    loadBundle(store, opts.bundle);
+    const store = openStoreForImport(resolve(opts.store));
+    const held = store.counts().memories;
+    if (held > 0) {
+      store.close();
+      throw new Error(
+        `${opts.store} already holds ${held} memories: run with --store alone to score what it holds, or give a new --store file for this bundle`,
+      );
+    }
+    loadBundle(store, opts.bundle, () => store.discardIfNew());
     return { store, label: basename(resolve(opts.bundle)) };
   }
   if (opts.bundle) {
     const store = Store.open(':memory:');
-    loadBundle(store, opts.bundle);
+    loadBundle(store, opts.bundle, () => store.close());
     return { store, label: basename(resolve(opts.bundle)) };
   }
-  if (opts.store) return { store: Store.open(resolve(opts.store)), label: basename(resolve(opts.store)) };
+  if (opts.store) {
+    if (!existsSync(resolve(opts.store))) throw new Error(`${opts.store}: no such store file`);
+    return { store: Store.open(resolve(opts.store)), label: basename(resolve(opts.store)) };
+  }
   throw new Error('give --bundle DIR or --store FILE');
 }
 
-function loadBundle(store: Store, dir: string): void {
+/**
+ * Opens a store a bundle is about to be imported into. If the file is created here and the import then
+ * fails, `discard` removes it again, so a refused bundle leaves no empty store behind.
+ */
+export function openStoreForImport(path: string): Store & { discardIfNew(): void } {
+  const isNew = !existsSync(path);
+  const store = Store.open(path) as Store & { discardIfNew(): void };
+  store.discardIfNew = () => {
+    store.close();
+    if (isNew) for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+  };
+  return store;
+}
+
+/** Imports `dir`; on failure runs `onFailure` (close, or discard a store created for it) and rethrows. */
+function loadBundle(store: Store, dir: string, onFailure: () => void): void {
   const bar = progressBar('import');
   try {
     importBundle(store, resolve(dir), { onProgress: (d, t) => bar.update(d, t) });
+  } catch (err) {
+    onFailure();
+    throw err;
   } finally {
     bar.stop();
   }

@@ -6,6 +6,7 @@ import { exportBundle } from '../../bundle/export';
 import { importBundle } from '../../bundle/import';
 import { Store } from '../../store/store';
 import { progressBar } from '../progress';
+import { openStoreForImport } from './open';
 
 export function importCommand(): Command {
   return new Command('import')
@@ -13,15 +14,18 @@ export function importCommand(): Command {
     .requiredOption('--store <file>', 'the SQLite store (created if missing)')
     .requiredOption('--bundle <dir>', 'the bundle folder')
     .action((opts: { store: string; bundle: string }) => {
-      const store = Store.open(resolve(opts.store));
+      const store = openStoreForImport(resolve(opts.store));
       const bar = progressBar('import');
       try {
         const summary = importBundle(store, resolve(opts.bundle), { onProgress: (d, t) => bar.update(d, t) });
         bar.stop();
+        store.close();
         process.stdout.write(`imported into ${opts.store}: ${JSON.stringify(summary)}\n`);
+      } catch (err) {
+        store.discardIfNew(); // a refused bundle leaves no empty store file behind
+        throw err;
       } finally {
         bar.stop();
-        store.close();
       }
     });
 }

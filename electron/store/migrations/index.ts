@@ -1,6 +1,7 @@
 // Every migration, in order. Add a new numbered file and append it here; never edit a shipped one.
 import type Database from 'better-sqlite3';
 import { initial } from './001-initial';
+import { claimsNoCase } from './002-claims-nocase';
 
 export interface Migration {
   /** The user_version the database has once this migration ran; 1, 2, 3, ... without gaps. */
@@ -9,4 +10,4 @@ export interface Migration {
   up(db: Database.Database): void;
 }
 
-export const migrations: readonly Migration[] = [initial];
+export const migrations: readonly Migration[] = [initial, claimsNoCase];

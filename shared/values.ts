@@ -1,0 +1,18 @@
+// Small rules the engine, the evaluation and the workbench must apply identically.
+
+/** How claim values, keys and answers compare: trimmed, inner spaces collapsed, lower case. */
+export function normalizeValue(value: string): string {
+  return value.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** Whether two values are the same hypothesis (null never matches). */
+export function sameValue(a: string | null | undefined, b: string | null | undefined): boolean {
+  return a != null && b != null && normalizeValue(a) === normalizeValue(b);
+}
+
+/** The index of the largest entry (first on ties), -1 for an empty list: how a posterior decides. */
+export function argmax(values: ArrayLike<number>): number {
+  let best = -1;
+  for (let i = 0; i < values.length; i++) if (best < 0 || (values[i] as number) > (values[best] as number)) best = i;
+  return best;
+}
