@@ -10,6 +10,8 @@ import { BrowserView } from '../browser/BrowserView';
 import { EvalView } from '../evaluation/EvalView';
 import { HomeView } from '../home/HomeView';
 import { InspectorView } from '../inspector/InspectorView';
+import { LabelsView } from '../labels/LabelsView';
+import { ModelsView } from '../models/ModelsView';
 import { ProvenanceView } from '../provenance/ProvenanceView';
 import { useSession } from './session';
 
@@ -55,6 +57,8 @@ function Nav() {
       {item('/browser', 'Queries')}
       {item('/provenance', 'Provenance')}
       {item('/eval', 'Evaluation')}
+      {item('/labels', 'Labels')}
+      {item('/models', 'Models')}
       <JobIndicator />
       <span className="nav-store" data-testid="open-store" title={store?.path}>
         {store ? `${store.name} · ${store.counts.memories} memories · ${store.counts.queries} queries` : 'no store open'}
@@ -98,6 +102,12 @@ export function App() {
             <EvalView />
           </Route>
           <Route path="/eval/:id">{(params) => <EvalView runId={Number.parseInt(params.id ?? '', 10)} />}</Route>
+          <Route path="/labels">
+            <LabelsView />
+          </Route>
+          <Route path="/models">
+            <ModelsView />
+          </Route>
           <Route>
             <p>Nothing here. <Link href="/">Home</Link></p>
           </Route>

@@ -119,7 +119,14 @@ export function InspectorView({ episodeId }: { episodeId: number }) {
         </div>
       </div>
       <RecoveryTimeline steps={steps} t={t} onPick={setT} tauN={tauN} tauH={tauH} />
-      <MemoryDrawer memories={view.memories} step={step} />
+      <MemoryDrawer
+        memories={view.memories}
+        step={step}
+        labels={view.labels}
+        queryId={view.query.id}
+        // A label changes the store: the session refresh bumps the revision, which refetches this episode.
+        onLabelsChanged={() => void useSession.getState().refresh()}
+      />
     </div>
   );
 }

@@ -2,11 +2,13 @@
 // chip. Memories outside the episode (ancestors) are fetched on demand.
 
 import { useEffect, useState } from 'react';
+import type { Label } from '../../shared/domain';
 import type { StepRecord } from '../../shared/episode';
 import type { MemoryView } from '../../shared/views';
 import { api } from '../api/client';
 import { ClaimList, GroundTruthFactor } from '../common/MemoryParts';
 import { argmax, fmt } from './derive';
+import { PairLabelForm } from './PairLabelForm';
 import { slotColor, slotName } from './palette';
 import { useInspector } from './store';
 
@@ -32,7 +34,27 @@ function IdList({ ids, onOpen }: { ids: string[]; onOpen: (id: string) => void }
   );
 }
 
-export function MemoryDrawer({ memories, step }: { memories: Record<string, MemoryView>; step: StepRecord | undefined }) {
+/** Who a memory can be labelled against: the step's slice first, then the episode's other memories. */
+function partnersOf(id: string, step: StepRecord | undefined, memories: Record<string, MemoryView>): string[] {
+  const slice = step?.sliceIds ?? [];
+  const rest = Object.keys(memories).filter((m) => !slice.includes(m));
+  return [...slice, ...rest].filter((m) => m !== id);
+}
+
+export function MemoryDrawer({
+  memories,
+  step,
+  labels,
+  queryId,
+  onLabelsChanged,
+}: {
+  memories: Record<string, MemoryView>;
+  step: StepRecord | undefined;
+  /** Researcher labels on this episode's pairs, and a callback that refetches them after a change. */
+  labels: Array<Label & { id: number }>;
+  queryId: string;
+  onLabelsChanged(): void;
+}) {
   const selected = useInspector((s) => s.selected);
   const select = useInspector((s) => s.select);
   const [fetched, setFetched] = useState<MemoryView | null>(null);
@@ -103,6 +125,20 @@ export function MemoryDrawer({ memories, step }: { memories: Record<string, Memo
             </Field>
           </dl>
           <GroundTruthFactor factor={m.factor} />
+          {known && (
+            <>
+              <h3>Label with…</h3>
+              <PairLabelForm
+                key={selected}
+                memoryId={selected}
+                partners={partnersOf(selected, step, memories)}
+                memories={memories}
+                labels={labels}
+                queryId={queryId}
+                onChanged={onLabelsChanged}
+              />
+            </>
+          )}
         </>
       )}
     </aside>
