@@ -9,7 +9,9 @@
 
 import { register } from 'node:module';
 import * as tf from '@tensorflow/tfjs-core';
-import '@tensorflow/tfjs-backend-cpu';
+// Imported by name, not for its side effect alone: the package marks itself side-effect free, so a
+// bundler (the Electron build) would drop a bare import, and with it the cpu backend's registration.
+import { version_cpu } from '@tensorflow/tfjs-backend-cpu';
 
 const HOOK = `
 const base = '/@tensorflow/tfjs-core/dist/';
@@ -39,7 +41,7 @@ export function useCpuBackend(): Promise<void> {
     tf.enableProdMode();
     await registerGradients();
     const ok = await tf.setBackend('cpu');
-    if (!ok) throw new Error('tfjs: the cpu backend could not be initialised');
+    if (!ok) throw new Error(`tfjs: the cpu backend (tfjs-backend-cpu ${version_cpu}) could not be initialised`);
   })();
   return ready;
 }
