@@ -57,6 +57,7 @@ export class ModelRegistry {
       if (!existsSync(dir)) continue;
       for (const name of readdirSync(dir).filter((f) => f.endsWith('.onnx')).sort()) {
         const file = join(dir, name);
+        if (isPolicy(file)) continue; // the recovery policy lives beside the evidence models
         out.push(summary(file, origin, file === active));
       }
     }
@@ -76,6 +77,16 @@ export class ModelRegistry {
     const tmp = `${this.settingsFile}.${process.pid}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(settings, null, 2)}\n`);
     renameSync(tmp, this.settingsFile);
+  }
+}
+
+/** A recovery-policy file (its card names the policy contract), not an evidence model. */
+function isPolicy(file: string): boolean {
+  try {
+    const card = JSON.parse(readFileSync(cardPathFor(file), 'utf8')) as { contract?: { contractVersion?: string } };
+    return card.contract?.contractVersion?.startsWith('cama-policy') === true;
+  } catch {
+    return false;
   }
 }
 

@@ -8,6 +8,7 @@ import { evalCommand } from './commands/eval';
 import { exportCommand, importCommand } from './commands/store';
 import { simulateCommand } from './commands/simulate';
 import { trainCommand } from './commands/train';
+import { trainPolicyCommand } from './commands/train-policy';
 
 const program = new Command()
   .name('cama')
@@ -15,7 +16,7 @@ const program = new Command()
   .showHelpAfterError()
   .exitOverride();
 
-for (const make of [simulateCommand, importCommand, exportCommand, evalCommand, episodeCommand, calibrateCommand, trainCommand]) program.addCommand(make());
+for (const make of [simulateCommand, importCommand, exportCommand, evalCommand, episodeCommand, calibrateCommand, trainCommand, trainPolicyCommand]) program.addCommand(make());
 
 try {
   await program.parseAsync(process.argv);

@@ -11,7 +11,7 @@ import type { EngineConfig } from './config';
 import { ENTRY_LEVEL_PROVIDER, entryLevelModel } from './evidence/heuristic';
 import type { EvidenceModel, EvidenceOutput } from './evidence/model';
 import type { Hypothesis } from './hypotheses';
-import { type RecoveryPolicy, choose } from './policy';
+import { type RecoveryPolicy, type TraceReach, choose } from './policy';
 import { FIXED_RELIABILITY_HEAD, priorAttributes } from './priors';
 import { traceCandidates } from './provenance';
 import { reformulations } from './reformulate';
@@ -112,11 +112,11 @@ export async function runEpisode(deps: EngineDeps, query: Query, opts: EpisodeOp
         actions.push(...fresh.filter((a) => !issued.has(a.target)).slice(0, config.maxReformulations));
       }
       const top = argmax(arb.posterior);
-      const traceReach = new Map<string, { children: number; supportingTop: number }>();
+      const traceReach = new Map<string, TraceReach>();
       for (const c of traces) {
         const supportingTop =
           top < 0 ? 0 : c.children.filter((id) => (analysis.support.support.data[ids.indexOf(id) * hypotheses.length + top] as number) > 0).length;
-        traceReach.set(c.child, { children: c.children.length, supportingTop });
+        traceReach.set(c.child, { children: c.children.length, supportingTop, members: c.children });
         actions.push({
           kind: 'trace',
           target: c.child,
@@ -125,7 +125,8 @@ export async function runEpisode(deps: EngineDeps, query: Query, opts: EpisodeOp
         });
       }
       if (sufficient) actions.push({ kind: 'stop', label: 'Stop', reason: 'N_eff ≥ τ_N and H(P) ≤ τ_H' });
-      const probabilities = policy.probabilities(actions, {
+      const lastExpand = steps.findLast((s) => s.chosen?.kind === 'expand');
+      const probabilities = await policy.probabilities(actions, {
         decision,
         sufficient,
         nEff: arb.nEff,
@@ -133,6 +134,12 @@ export async function runEpisode(deps: EngineDeps, query: Query, opts: EpisodeOp
         top,
         hypotheses: hypotheses.map((h) => h.value),
         traceReach,
+        posterior: arb.posterior,
+        sliceIds: ids,
+        support: analysis.support,
+        expandsIssued: issued.size,
+        lastExpandAdded: lastExpand ? lastExpand.added.memoryIds.length : null,
+        kAdd: config.kAdd,
       });
       offered = actions.map((a, i) => ({ ...a, probability: probabilities[i] as number }));
       chosen = choose(actions, probabilities);

@@ -1,7 +1,18 @@
-// π(A_t | S_t, A^(t)): the recovery policy's contract, and the fixed HEURISTIC policy used until a
-// learned actor-critic exists (and afterwards for the "w/o Policy" ablation).
+// π(A_t | S_t, A^(t)): the recovery policy's contract, and the fixed HEURISTIC policy: the fallback
+// where no learned policy (electron/policy/, models/policy.onnx) is present, and the "w/o Policy" ablation.
 
 import type { OfferedAction, RecoveryAction } from '../../shared/episode';
+import type { SupportScores } from './scorer';
+
+/** What an offered Trace would connect: the slice members deriving from its missing parent(s). */
+export interface TraceReach {
+  /** Slice members sharing the missing parent(s). */
+  children: number;
+  /** Of them, the members supporting the leading hypothesis (s_i(h) > 0). */
+  supportingTop: number;
+  /** Their ids. */
+  members: readonly string[];
+}
 
 export interface PolicyState {
   /** d_t (Eq. 10). */
@@ -12,15 +23,27 @@ export interface PolicyState {
   /** Index of the leading hypothesis, -1 when there is none. */
   top: number;
   hypotheses: readonly string[];
-  /** Per offered Trace: how many slice members it would connect, and how many of them support the leader. */
-  traceReach: ReadonlyMap<string, { children: number; supportingTop: number }>;
+  /** Per offered Trace (by its target): what it would connect. */
+  traceReach: ReadonlyMap<string, TraceReach>;
+  /** P(h) (Eq. 7), in the order of `hypotheses`. */
+  posterior: ArrayLike<number>;
+  /** C_q^(t): the slice's member ids, in the order of the rows of `support`. */
+  sliceIds: readonly string[];
+  /** s_i(h) with the scorer of each row ('claims' where the memory's claims on the key decide it). */
+  support: SupportScores;
+  /** Expand queries already issued in this episode. */
+  expandsIssued: number;
+  /** Memories the episode's previous Expand added, null before the first Expand. */
+  lastExpandAdded: number | null;
+  /** K_add: what one Expand retrieves at most. */
+  kAdd: number;
 }
 
 export interface RecoveryPolicy {
   readonly name: string;
   readonly heuristic: boolean;
-  /** Probabilities over `offered` (same order), summing to 1. */
-  probabilities(offered: readonly RecoveryAction[], state: PolicyState): Float64Array;
+  /** Probabilities over `offered` (same order), summing to 1 (a learned policy runs onnxruntime, so it may be async). */
+  probabilities(offered: readonly RecoveryAction[], state: PolicyState): Float64Array | Promise<Float64Array>;
 }
 
 export const HEURISTIC_POLICY = 'heuristic-policy';

@@ -6,7 +6,12 @@
 // - engineSetupWithModel(file, overrides): the trained ONNX evidence model in `file`, with the τ's
 //   calibrated for it (its model card) unless overridden. Refuses a model of another contract.
 // - loadEngine(overrides, opts): the default engine: models/default.onnx when present, else the
-//   heuristic provider, and `notes` saying which and why.
+//   heuristic provider; the learned recovery policy models/policy.onnx when present, else the heuristic
+//   policy; and `notes` saying which and why.
+//
+// The τ's, in order of precedence: the engine defaults < the evidence model's card < the policy's card
+// (its `thresholds`: τ_N, τ_H recalibrated for the learned policy, applied only when the engine runs the
+// evidence model the policy was trained with, same sha256) < explicit overrides.
 
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -22,6 +27,11 @@ export interface EngineSetup {
   policy: RecoveryPolicy;
   /** What was loaded and why (fallbacks, ignored overrides), for the CLI and the app to show. */
   notes?: string[];
+  /**
+   * The τ_N, τ_H in force before a learned policy's card replaced them (the ones calibrated for the
+   * heuristic policy): the "w/o Policy" ablation runs with these. Absent when nothing was replaced.
+   */
+  heuristicThresholds?: Pick<EngineConfig, 'tauN' | 'tauH'>;
 }
 
 /** The engine with the given overrides of the default configuration (heuristic assignment provider). */
@@ -69,30 +79,87 @@ export async function engineSetupWithModel(file: string, overrides: unknown = {}
 export interface LoadEngineOptions {
   /** A model file, 'heuristic' for the heuristic provider, or undefined for models/default.onnx when present. */
   model?: string;
+  /** A policy file, 'heuristic' for the heuristic policy, or undefined for models/policy.onnx when present. */
+  policy?: string;
   /** Where default.onnx is looked for (default: the models folder, see electron/model/paths.ts). */
   modelsDir?: string;
   /** Where `overrides` came from, named in errors (e.g. the --engine-config file). */
   source?: string;
 }
 
-/** The default engine: the shipped model when present (else the heuristic provider, saying so). */
+/** The default engine: the shipped model and policy when present (else the heuristic ones, saying so). */
 export async function loadEngine(overrides: unknown = {}, opts: LoadEngineOptions = {}): Promise<EngineSetup> {
-  if (opts.model === 'heuristic') {
-    return { ...engineSetup(overrides, opts.source), notes: ['assignment: the heuristic provider, as asked'] };
-  }
-  if (opts.model !== undefined) return engineSetupWithModel(opts.model, overrides, opts.source);
   const { defaultModelsDir, DEFAULT_MODEL_FILE } = await import('../model/paths');
-  const file = join(opts.modelsDir ?? defaultModelsDir(), DEFAULT_MODEL_FILE);
-  if (!existsSync(file)) {
-    return { ...engineSetup(overrides, opts.source), notes: [`no trained model at ${file}: using the HEURISTIC assignment provider`] };
+  const modelsDir = opts.modelsDir ?? defaultModelsDir();
+  let modelFile: string | null = null;
+  let setup: EngineSetup;
+  if (opts.model === 'heuristic') {
+    setup = { ...engineSetup(overrides, opts.source), notes: ['assignment: the heuristic provider, as asked'] };
+  } else if (opts.model !== undefined) {
+    setup = await engineSetupWithModel(opts.model, overrides, opts.source);
+    modelFile = opts.model;
+  } else {
+    const file = join(modelsDir, DEFAULT_MODEL_FILE);
+    if (!existsSync(file)) {
+      setup = { ...engineSetup(overrides, opts.source), notes: [`no trained model at ${file}: using the HEURISTIC assignment provider`] };
+    } else {
+      try {
+        setup = await engineSetupWithModel(file, overrides, opts.source);
+        modelFile = file;
+      } catch (err) {
+        const { ModelContractError } = await import('../model/contract');
+        if (!(err instanceof ModelContractError)) throw err;
+        setup = { ...engineSetup(overrides, opts.source), notes: [`${err.message}; using the HEURISTIC assignment provider instead`] };
+      }
+    }
   }
+  return withPolicy(setup, modelFile, overrideObject(overrides), modelsDir, opts);
+}
+
+const sha256Of = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** Adds the recovery policy (and the τ's its card recalibrated for it) to an engine. */
+async function withPolicy(
+  setup: EngineSetup,
+  modelFile: string | null,
+  given: Record<string, unknown>,
+  modelsDir: string,
+  opts: LoadEngineOptions,
+): Promise<EngineSetup> {
+  const notes = [...(setup.notes ?? [])];
+  if (opts.policy === 'heuristic') return { ...setup, notes: [...notes, 'policy: the heuristic policy, as asked'] };
+  const { POLICY_FILE, readPolicyCard } = await import('../policy/card');
+  const { cardPathFor } = await import('../model/paths');
+  const file = resolve(opts.policy ?? join(modelsDir, POLICY_FILE));
+  if (opts.policy === undefined && !existsSync(file)) {
+    return { ...setup, notes: [...notes, `no trained policy at ${file}: using the HEURISTIC recovery policy`] };
+  }
+  const { OnnxRecoveryPolicy } = await import('../policy/onnx-policy');
+  let policy: RecoveryPolicy;
   try {
-    return await engineSetupWithModel(file, overrides, opts.source);
+    policy = await OnnxRecoveryPolicy.load(file);
   } catch (err) {
     const { ModelContractError } = await import('../model/contract');
-    if (!(err instanceof ModelContractError)) throw err;
-    return { ...engineSetup(overrides, opts.source), notes: [`${err.message}; using the HEURISTIC assignment provider instead`] };
+    if (opts.policy !== undefined || !(err instanceof ModelContractError)) throw err;
+    return { ...setup, notes: [...notes, `${err.message}; using the HEURISTIC recovery policy instead`] };
   }
+  const cardFile = cardPathFor(file);
+  const card = readPolicyCard(cardFile);
+  let config = setup.config;
+  let heuristicThresholds: EngineSetup['heuristicThresholds'];
+  if (!card) notes.push(`${cardFile}: no policy card; τ_N, τ_H are the evidence model's`);
+  else if (card.sha256 !== sha256Of(file)) notes.push(`${cardFile} describes another policy file (sha256 differs): its τ_N, τ_H are ignored`);
+  else if (card.thresholds) {
+    const own = modelFile !== null && sha256Of(modelFile) === card.evidenceModel.sha256;
+    if (!own) {
+      notes.push(`${cardFile}: τ_N, τ_H were recalibrated for the evidence model ${card.evidenceModel.file}, not this one; the evidence model's are kept`);
+    } else if (given.tauN === undefined && given.tauH === undefined) {
+      heuristicThresholds = { tauN: config.tauN, tauH: config.tauH };
+      config = { ...config, tauN: card.thresholds.tauN, tauH: card.thresholds.tauH };
+      notes.push(`τ_N = ${card.thresholds.tauN}, τ_H = ${card.thresholds.tauH}: recalibrated for the learned policy (${cardFile})`);
+    }
+  }
+  return { ...setup, config, policy, notes, ...(heuristicThresholds ? { heuristicThresholds } : {}) };
 }
 
 /** One line saying which components ran, naming stand-ins as such. */

@@ -1,5 +1,6 @@
 // The methods `cama eval` compares, all on the same initial slice: the voting baselines, CAMA with the
-// engine's evidence model, its ablations, and CAMA with the heuristic provider for comparison.
+// engine's evidence model and recovery policy, its ablations, and CAMA with the heuristic provider for
+// comparison.
 
 import type { Query } from '../../shared/domain';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { runEpisode } from '../engine/episode';
 import { heuristicModel } from '../engine/evidence/heuristic';
 import type { EvidenceModel } from '../engine/evidence/model';
 import { queryKey } from '../engine/hypotheses';
-import type { RecoveryPolicy } from '../engine/policy';
+import { heuristicPolicy, type RecoveryPolicy } from '../engine/policy';
 import type { MemorySource, SliceMemory } from '../engine/types';
 import { majorityVote, provenanceRootVote, reliabilityVote, similarityDedupVote } from './baselines';
 
@@ -22,6 +23,11 @@ export interface MethodContext {
   config: EngineConfig;
   model: EvidenceModel;
   policy: RecoveryPolicy;
+  /**
+   * τ_N, τ_H for the heuristic policy where `config` carries the ones a learned policy's card recalibrated
+   * for it (engine/setup.ts); `cama_wo_policy` runs with these. Absent: `config`'s.
+   */
+  heuristicThresholds?: Pick<EngineConfig, 'tauN' | 'tauH'>;
 }
 
 export interface Prediction {
@@ -51,8 +57,8 @@ function vote(name: string, description: string, decide: (ctx: MethodContext, qu
   };
 }
 
-/** Replaces the context's evidence model (and the τ's that go with it) for one method. */
-type ModelSwap = (ctx: MethodContext) => Promise<{ model: EvidenceModel; config?: Partial<EngineConfig> }>;
+/** Replaces the context's evidence model or policy (and the τ's that go with it) for one method. */
+type ModelSwap = (ctx: MethodContext) => Promise<{ model?: EvidenceModel; policy?: RecoveryPolicy; config?: Partial<EngineConfig> }>;
 
 function cama(name: string, description: string, overrides: Partial<EngineConfig>, swap?: ModelSwap): Method {
   return {
@@ -61,7 +67,9 @@ function cama(name: string, description: string, overrides: Partial<EngineConfig
     description,
     async predict(ctx, query, initial, variant) {
       const swapped = swap ? await swap(ctx) : null;
-      const deps = swapped ? { ...ctx, model: swapped.model, config: { ...ctx.config, ...swapped.config } } : ctx;
+      const deps = swapped
+        ? { ...ctx, model: swapped.model ?? ctx.model, policy: swapped.policy ?? ctx.policy, config: { ...ctx.config, ...swapped.config } }
+        : ctx;
       const episode = await runEpisode({ ...deps, config: { ...deps.config, ...overrides } }, query, { method: name, variant, initial });
       const actions = episode.steps.filter((s) => s.chosen && s.chosen.kind !== 'stop');
       return {
@@ -118,6 +126,12 @@ export const METHODS: readonly Method[] = [
   ),
   cama('cama_wo_expand', 'w/o Expand: recovery by Trace and Stop only', { expand: false }),
   cama('cama_wo_trace', 'w/o Trace: recovery by Expand and Stop only', { trace: false }),
+  cama(
+    'cama_wo_policy',
+    'w/o Policy: the fixed heuristic recovery policy (engine/policy.ts) with the same evidence model, at the τ calibrated for it',
+    {},
+    async (ctx) => ({ policy: heuristicPolicy, config: { ...ctx.heuristicThresholds } }),
+  ),
   cama(
     'cama_heuristic',
     'CAMA with the heuristic-components assignment provider (the stand-in the trained model replaces) and the τ calibrated for it',

@@ -31,7 +31,7 @@ function LossCurve() {
     <figure className="loss-curve" data-testid="train-loss">
       <figcaption>
         epoch <b className="num">{epoch}</b> of {epochs} · loss <b className="num">{last?.loss.toFixed(3)}</b>{' '}
-        <span className="muted">(L = λ_task L_task + λ_d L_d — the recovery policy’s L_RL is not trained; running mean over the epoch)</span>
+        <span className="muted">(L = λ_task L_task + λ_d L_d; the recovery policy is trained separately, with `cama train-policy`; running mean over the epoch)</span>
       </figcaption>
       <ResponsiveContainer width="100%" height={120}>
         <LineChart data={points} margin={{ top: 6, right: 10, bottom: 0, left: 0 }}>
