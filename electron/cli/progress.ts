@@ -30,3 +30,46 @@ export function progressBar(label: string, opts: { enabled?: boolean } = {}): Pr
     },
   };
 }
+
+/**
+ * A bar for long jobs with named phases and a payload of figures (loss, reward, ...): redrawn on a
+ * terminal, silent otherwise (callers then print one line per epoch with `line`).
+ */
+export interface PhasedBar<P extends Record<string, string>> {
+  readonly tty: boolean;
+  readonly payload: P & { phase: string };
+  show(phase: string, done: number, total: number): void;
+  /** A line of its own on stderr (the bar is stopped first so the two do not interleave). */
+  line(text: string): void;
+  stop(): void;
+}
+
+export function phasedBar<P extends Record<string, string>>(format: string, payload: P): PhasedBar<P> {
+  const tty = process.stderr.isTTY === true;
+  const bar = new cliProgress.SingleBar({ format, stream: process.stderr, hideCursor: true, clearOnComplete: true }, cliProgress.Presets.shades_classic);
+  const state = { ...payload, phase: '' };
+  let started = false;
+  return {
+    tty,
+    payload: state,
+    show(phase, done, total) {
+      state.phase = phase;
+      if (!tty) return;
+      if (!started) {
+        bar.start(total, done, state);
+        started = true;
+      }
+      bar.setTotal(total);
+      bar.update(done, state);
+    },
+    line(text) {
+      if (started) bar.stop();
+      started = false;
+      process.stderr.write(`${text}\n`);
+    },
+    stop() {
+      if (started) bar.stop();
+      started = false;
+    },
+  };
+}

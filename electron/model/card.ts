@@ -43,8 +43,8 @@ export const ModelCardSchema = z
 export type ModelCard = z.infer<typeof ModelCardSchema>;
 export type CardCalibration = z.infer<typeof Calibration>;
 
-/** Reads and validates a card; null when the file does not exist. Throws naming the file when it is malformed. */
-export function readCard(path: string): ModelCard | null {
+/** Reads a JSON file and validates it; null when the file does not exist; throws naming the file (and `what`) otherwise. */
+export function readValidatedJson<T>(path: string, schema: z.ZodType<T>, what: string): T | null {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -53,8 +53,13 @@ export function readCard(path: string): ModelCard | null {
     throw err;
   }
   try {
-    return ModelCardSchema.parse(JSON.parse(text));
+    return schema.parse(JSON.parse(text));
   } catch (err) {
-    throw new Error(`${path}: not a valid model card (${(err as Error).message})`);
+    throw new Error(`${path}: not a valid ${what} (${(err as Error).message})`);
   }
+}
+
+/** Reads and validates a card; null when the file does not exist. Throws naming the file when it is malformed. */
+export function readCard(path: string): ModelCard | null {
+  return readValidatedJson(path, ModelCardSchema, 'model card');
 }

@@ -2,7 +2,7 @@
 // trained with (sha256), its data, hyper-parameters, training history, the τ_N / τ_H recalibrated for it
 // on validation, and validation metrics beside the heuristic policy's. The engine reads `thresholds`.
 
-import { readFileSync } from 'node:fs';
+import { readValidatedJson } from '../model/card';
 import { z } from 'zod';
 
 export const POLICY_FILE = 'policy.onnx';
@@ -36,16 +36,5 @@ export type PolicyCard = z.infer<typeof PolicyCardSchema>;
 
 /** Reads and validates a policy card; null when the file does not exist. Throws naming the file when it is malformed. */
 export function readPolicyCard(path: string): PolicyCard | null {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  try {
-    return PolicyCardSchema.parse(JSON.parse(text));
-  } catch (err) {
-    throw new Error(`${path}: not a valid policy card (${(err as Error).message})`);
-  }
+  return readValidatedJson(path, PolicyCardSchema, 'policy card');
 }

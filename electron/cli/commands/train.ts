@@ -2,68 +2,41 @@
 // τ_N, τ_H on the validation data and write the model and its card atomically. Progress (loss and
 // validation metrics per epoch) goes to stderr; the summary to stdout.
 
-import cliProgress from 'cli-progress';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
+import { formatFixed, numberOption } from '../options';
+import { phasedBar } from '../progress';
 import { type TrainEvent, train, TRAIN_DEFAULTS } from '../../train/trainer';
 
-function number(what: string, check: (x: number) => boolean = Number.isFinite) {
-  return (value: string): number => {
-    const x = Number(value);
-    if (!check(x)) throw new InvalidArgumentError(`${what} must be ${check === Number.isFinite ? 'a number' : 'valid'}, got "${value}"`);
-    return x;
-  };
-}
 
-const fmt = (x: number | undefined, digits = 1): string => (x === undefined || Number.isNaN(x) ? '–' : x.toFixed(digits));
 
 /** A progress bar on stderr with loss and validation metrics; one line per epoch when stderr is not a terminal. */
 function trainProgress(): { onEvent: (e: TrainEvent) => void; stop: () => void } {
-  const tty = process.stderr.isTTY === true;
-  const bar = new cliProgress.SingleBar(
-    {
-      format: 'train [{bar}] {phase} {value}/{total} | epoch {epoch} loss {loss} | val acc {acc} CMR {cmr} RS {rs}',
-      stream: process.stderr,
-      hideCursor: true,
-      clearOnComplete: true,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
+  const bar = phasedBar('train [{bar}] {phase} {value}/{total} | epoch {epoch} loss {loss} | val acc {acc} CMR {cmr} RS {rs}', { epoch: '–', loss: '–', acc: '–', cmr: '–', rs: '–' });
+  const { tty, payload, show, line } = bar;
   let phase = '';
-  const payload = { phase: '', epoch: '–', loss: '–', acc: '–', cmr: '–', rs: '–' };
-  const show = (name: string, done: number, total: number) => {
-    payload.phase = name;
-    if (!tty) return;
-    if (!started) {
-      bar.start(total, done, payload);
-      started = true;
-    }
-    bar.setTotal(total);
-    bar.update(done, payload);
-  };
   return {
     onEvent(e) {
       switch (e.phase) {
         case 'data':
-          process.stderr.write(`train: ${e.message}\n`);
+          line(`train: ${e.message}`);
           break;
         case 'examples':
           show('examples', e.done, e.total);
           break;
         case 'fit': {
           payload.epoch = `${e.epoch}/${e.epochs}`;
-          payload.loss = fmt(e.loss, 3);
+          payload.loss = formatFixed(e.loss, 3);
           if (e.last) {
-            payload.acc = fmt(e.last.validation.accuracy);
-            payload.cmr = fmt(e.last.validation.cmr);
-            payload.rs = fmt(e.last.validation.rs);
+            payload.acc = formatFixed(e.last.validation.accuracy);
+            payload.cmr = formatFixed(e.last.validation.cmr);
+            payload.rs = formatFixed(e.last.validation.rs);
           }
           show('fit', e.step, e.steps);
           if (!tty && e.step === e.steps && e.last?.epoch === e.epoch) {
             const v = e.last.validation;
             process.stderr.write(
-              `train: epoch ${e.epoch}/${e.epochs} loss ${fmt(e.last.loss, 4)} (task ${fmt(e.last.taskLoss, 4)}, dependence ${fmt(e.last.dependenceLoss, 4)}) | ` +
-                `validation single-pass acc ${fmt(v.accuracy)} CMR ${fmt(v.cmr)} RS ${fmt(v.rs)} loss ${fmt(v.loss, 4)} | ${fmt(e.last.ms / 1000)} s\n`,
+              `train: epoch ${e.epoch}/${e.epochs} loss ${formatFixed(e.last.loss, 4)} (task ${formatFixed(e.last.taskLoss, 4)}, dependence ${formatFixed(e.last.dependenceLoss, 4)}) | ` +
+                `validation single-pass acc ${formatFixed(v.accuracy)} CMR ${formatFixed(v.cmr)} RS ${formatFixed(v.rs)} loss ${formatFixed(v.loss, 4)} | ${formatFixed(e.last.ms / 1000)} s\n`,
             );
           }
           break;
@@ -79,7 +52,7 @@ function trainProgress(): { onEvent: (e: TrainEvent) => void; stop: () => void }
       phase = e.phase;
     },
     stop() {
-      if (started) bar.stop();
+      bar.stop();
     },
   };
 }
@@ -90,14 +63,14 @@ export function trainCommand(): Command {
     .requiredOption('--bundle <dir>', 'training data: a bundle folder, a store file, or a simulator config (.json, simulated first)')
     .requiredOption('--validation <dir>', 'validation data (same forms): best epoch, calibration, card metrics')
     .requiredOption('--out <file>', 'the model to write, models/NAME.onnx (its card goes to models/NAME.card.json)')
-    .option('--epochs <n>', 'epochs', number('epochs', (x) => Number.isInteger(x) && x >= 1), TRAIN_DEFAULTS.epochs)
-    .option('--seed <n>', 'seed (same seed, same data: same weights)', number('seed', Number.isInteger), TRAIN_DEFAULTS.seed)
-    .option('--mu <μ>', 'provenance prior strength μ (Eq. 2), fixed; 0 trains the w/o-provenance-prior ablation', number('μ', (x) => x >= 0), TRAIN_DEFAULTS.mu)
+    .option('--epochs <n>', 'epochs', numberOption('epochs', (x) => Number.isInteger(x) && x >= 1), TRAIN_DEFAULTS.epochs)
+    .option('--seed <n>', 'seed (same seed, same data: same weights)', numberOption('seed', Number.isInteger), TRAIN_DEFAULTS.seed)
+    .option('--mu <μ>', 'provenance prior strength μ (Eq. 2), fixed; 0 trains the w/o-provenance-prior ablation', numberOption('μ', (x) => x >= 0), TRAIN_DEFAULTS.mu)
     .option('--name <name>', 'model name (default: the file name)')
-    .option('--lr <rate>', 'Adam learning rate', number('lr', (x) => x > 0), TRAIN_DEFAULTS.learningRate)
-    .option('--batch-size <n>', 'examples per step', number('batch size', (x) => Number.isInteger(x) && x >= 1), TRAIN_DEFAULTS.batchSize)
-    .option('--lambda-d <λ>', 'λ_d: weight of the dependence loss L_d', number('λ_d', (x) => x >= 0), TRAIN_DEFAULTS.lambdaD)
-    .option('--tau-d <τ>', 'τ_d: temperature of L_d', number('τ_d', (x) => x > 0), TRAIN_DEFAULTS.tauD)
+    .option('--lr <rate>', 'Adam learning rate', numberOption('lr', (x) => x > 0), TRAIN_DEFAULTS.learningRate)
+    .option('--batch-size <n>', 'examples per step', numberOption('batch size', (x) => Number.isInteger(x) && x >= 1), TRAIN_DEFAULTS.batchSize)
+    .option('--lambda-d <λ>', 'λ_d: weight of the dependence loss L_d', numberOption('λ_d', (x) => x >= 0), TRAIN_DEFAULTS.lambdaD)
+    .option('--tau-d <τ>', 'τ_d: temperature of L_d', numberOption('τ_d', (x) => x > 0), TRAIN_DEFAULTS.tauD)
     .option('--no-episodes', 'train on initial slices only (no final slices of recovery episodes)')
     .option('--no-variants', "leave out the training queries' corr / ind variant slices")
     .option('--no-calibrate', 'skip calibration and validation metrics (the card then has none)')
@@ -155,7 +128,7 @@ export function trainCommand(): Command {
             c.calibration
               ? `calibrated on ${c.calibration.bundle}: τ_p=${c.calibration.tauP} τ_N=${c.calibration.tauN} τ_H=${c.calibration.tauH} (reward ${c.calibration.reward.toFixed(4)})`
               : 'not calibrated (--no-calibrate): the engine will use its default τ',
-            v ? `validation with recovery: accuracy ${fmt(v.accuracy ?? undefined)} CMR ${fmt(v.cmr ?? undefined)} RS ${fmt(v.rs ?? undefined)}` : '',
+            v ? `validation with recovery: accuracy ${formatFixed(v.accuracy ?? undefined)} CMR ${formatFixed(v.cmr ?? undefined)} RS ${formatFixed(v.rs ?? undefined)}` : '',
           ].filter(Boolean);
           process.stdout.write(`${lines.join('\n')}\n`);
         } finally {
