@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Envelope } from '../../shared/contract';
+import type { CallName, CallResult, Envelope } from '../../shared/contract';
+import type { JobStatus } from '../../shared/views';
 import { startWebServer, type WebServer } from '../../electron/backend/server';
 import { WorkbenchService } from '../../electron/backend/service';
 
@@ -38,4 +39,22 @@ export async function ok<R>(web: WebServer, name: string, args: unknown = {}): P
   const { status, body } = await call<R>(web, name, args);
   if (body.error) throw new Error(`${name} failed (${status}): ${body.error.message}`);
   return body.result as R;
+}
+
+/** Calls a service directly (no HTTP); the result of a call that must succeed. */
+export function caller(service: () => WorkbenchService) {
+  async function ok<N extends CallName>(name: N, args: unknown = {}): Promise<CallResult<N>> {
+    const envelope = await service().dispatch(name, args);
+    if (envelope.error) throw new Error(`${name}: ${envelope.error.message}`);
+    return envelope.result as CallResult<N>;
+  }
+  /** Polls a job until it is no longer running. */
+  async function finished(job: JobStatus): Promise<JobStatus> {
+    for (;;) {
+      const status = await ok('job', { id: job.id });
+      if (status.state !== 'running') return status;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return { ok, finished };
 }

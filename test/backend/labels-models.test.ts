@@ -7,25 +7,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFirstStore } from '../../electron/backend/first-store';
 import { WorkbenchService } from '../../electron/backend/service';
-import type { CallName, CallResult } from '../../shared/contract';
-import type { JobStatus } from '../../shared/views';
-import { RESOURCES, WORKER } from './helpers';
+import { caller, RESOURCES, WORKER } from './helpers';
 
 let service: WorkbenchService;
 
-async function ok<N extends CallName>(name: N, args: unknown = {}): Promise<CallResult<N>> {
-  const envelope = await service.dispatch(name, args);
-  if (envelope.error) throw new Error(`${name}: ${envelope.error.message}`);
-  return envelope.result as CallResult<N>;
-}
-
-async function finished(job: JobStatus): Promise<JobStatus> {
-  for (;;) {
-    const status = await ok('job', { id: job.id });
-    if (status.state !== 'running') return status;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const { ok, finished } = caller(() => service);
 
 beforeAll(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'wb-labels-'));

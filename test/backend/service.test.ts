@@ -8,26 +8,12 @@ import { openFirstStore } from '../../electron/backend/first-store';
 import type { WorkbenchService } from '../../electron/backend/service';
 import { importBundle } from '../../electron/bundle/import';
 import { Store } from '../../electron/store/store';
-import type { CallName, CallResult } from '../../shared/contract';
-import type { JobStatus } from '../../shared/views';
-import { newService, RESOURCES } from './helpers';
+import { caller, newService, RESOURCES } from './helpers';
 
 let service: WorkbenchService;
 let dataDir: string;
 
-async function ok<N extends CallName>(name: N, args: unknown = {}): Promise<CallResult<N>> {
-  const envelope = await service.dispatch(name, args);
-  if (envelope.error) throw new Error(`${name}: ${envelope.error.message}`);
-  return envelope.result as CallResult<N>;
-}
-
-async function finished(job: JobStatus): Promise<JobStatus> {
-  for (;;) {
-    const status = await ok('job', { id: job.id });
-    if (status.state !== 'running') return status;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const { ok, finished } = caller(() => service);
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'wb-service-'));
