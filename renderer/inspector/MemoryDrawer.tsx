@@ -1,12 +1,12 @@
 // The side drawer: one memory in full (MemoryView), opened by clicking a node, a heatmap row or a memory
 // chip. Memories outside the episode (ancestors) are fetched on demand.
 
-import { useEffect, useState } from 'react';
 import type { Label } from '../../shared/domain';
 import type { StepRecord } from '../../shared/episode';
 import type { MemoryView } from '../../shared/views';
 import { api } from '../api/client';
 import { ClaimList, GroundTruthFactor } from '../common/MemoryParts';
+import { useFetch } from '../common/useFetch';
 import { argmax, fmt } from './derive';
 import { PairLabelForm } from './PairLabelForm';
 import { slotColor, slotName } from './palette';
@@ -57,23 +57,11 @@ export function MemoryDrawer({
 }) {
   const selected = useInspector((s) => s.selected);
   const select = useInspector((s) => s.select);
-  const [fetched, setFetched] = useState<MemoryView | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const known = selected ? memories[selected] : undefined;
-
-  useEffect(() => {
-    setFetched(null);
-    setError(null);
-    if (!selected || known) return;
-    let live = true;
-    api
-      .memory({ id: selected })
-      .then((m) => live && setFetched(m))
-      .catch((err: unknown) => live && setError((err as Error).message));
-    return () => {
-      live = false;
-    };
-  }, [selected, known]);
+  // Memories outside the episode (ancestors) are fetched on demand.
+  const outside = useFetch(selected && !known ? `memory:${selected}` : null, () => api.memory({ id: selected as string }));
+  const fetched = outside.data ?? null;
+  const error = outside.error ? (outside.error as Error).message : null;
 
   if (!selected) return null;
   const m = known ?? (fetched?.id === selected ? fetched : null);

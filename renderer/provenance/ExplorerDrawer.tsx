@@ -1,10 +1,9 @@
 // The explorer's side drawer: the clicked memory in full (api.memory), its place in the drawing (which
 // cascade, how large), and its recorded parents and copies, each a chip that moves to that memory.
 
-import { useEffect, useState } from 'react';
-import type { MemoryView } from '../../shared/views';
 import { api } from '../api/client';
 import { ClaimList, GroundTruthFactor } from '../common/MemoryParts';
+import { useFetch } from '../common/useFetch';
 import { fmt } from '../inspector/derive';
 import { cascadeColor } from './colors';
 import { useExplorer } from './store';
@@ -41,21 +40,9 @@ function Chips({ links, onOpen, testid }: { links: Array<{ id: string; relation?
 export function ExplorerDrawer({ cascadeOf, onOpen }: { cascadeOf: (id: string) => CascadeInfo | undefined; onOpen: (id: string) => void }) {
   const selected = useExplorer((s) => s.selected);
   const select = useExplorer((s) => s.select);
-  const [memory, setMemory] = useState<MemoryView | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    setError(null);
-    if (!selected) return;
-    let live = true;
-    api
-      .memory({ id: selected })
-      .then((m) => live && setMemory(m))
-      .catch((err: unknown) => live && setError((err as Error).message));
-    return () => {
-      live = false;
-    };
-  }, [selected]);
+  const fetched = useFetch(selected ? `memory:${selected}` : null, () => api.memory({ id: selected as string }));
+  const memory = fetched.data ?? null;
+  const error = fetched.error ? (fetched.error as Error).message : null;
 
   if (!selected) return null;
   const m = memory?.id === selected ? memory : null;
