@@ -30,6 +30,13 @@ function target(file: string, spec: string): string {
   return relative(root, resolve(root, file, '..', spec)).split('/')[0] as string;
 }
 
+/** Whether an import lands in one of `folders` (repo paths such as 'electron/model'). */
+function landsIn(file: string, spec: string, folders: readonly string[]): boolean {
+  if (!spec.startsWith('.')) return false;
+  const path = `${relative(root, resolve(root, file, '..', spec))}/`;
+  return folders.some((d) => path.startsWith(`${d}/`));
+}
+
 describe('architecture', () => {
   it("only electron/main.ts and electron/preload.ts import 'electron' (everything else runs under plain Node)", () => {
     const offenders = [...sources('electron'), ...sources('shared'), ...sources('renderer'), ...sources('test')].filter(
@@ -60,6 +67,29 @@ describe('architecture', () => {
     const offenders = sources('electron').flatMap((f) =>
       imports(f)
         .filter((s) => target(f, s) === 'renderer')
+        .map((s) => `${f} -> ${s}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('layers only point down: electron/engine/ imports nothing from the layers above it or the composition root', () => {
+    // The engine is wired by electron/runtime/ (the composition root), never the other way round; a dynamic
+    // import upwards is an upward import all the same.
+    const above = ['model', 'policy', 'train', 'eval', 'cli', 'backend', 'runtime'].map((d) => `electron/${d}`);
+    const engine = sources('electron/engine');
+    expect(engine.length).toBeGreaterThan(0);
+    const offenders = engine.flatMap((f) =>
+      imports(f)
+        .filter((s) => landsIn(f, s, above))
+        .map((s) => `${f} -> ${s}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('electron/common/ is the bottom layer: it imports nothing else of electron/', () => {
+    const offenders = sources('electron/common').flatMap((f) =>
+      imports(f)
+        .filter((s) => target(f, s) === 'electron' && !landsIn(f, s, ['electron/common']))
         .map((s) => `${f} -> ${s}`),
     );
     expect(offenders).toEqual([]);

@@ -2,7 +2,7 @@
 // browser can list decisions and the inspector can step through them.
 
 import { runEpisode } from '../engine/episode';
-import type { EngineSetup } from '../engine/setup';
+import type { EngineSetup } from '../runtime/setup';
 import type { Store } from '../store/store';
 
 /**

@@ -8,8 +8,8 @@ import { type Api, ArgumentError, type CallName, type CallResult, type Envelope,
 import type { EvalReportView, JobStatus, RecentStore, StoreInfo } from '../../shared/views';
 import { BundleImportError } from '../bundle/errors';
 import { HEURISTIC_PROVIDER } from '../engine/evidence/heuristic';
-import { type EngineSetup, engineSetup, engineSetupWithModel, loadEngine } from '../engine/setup';
 import { DEFAULT_METHODS, METHODS, resolveMethods } from '../eval/methods';
+import { type EngineSetup, engineSetup, engineSetupWithModel, loadEngine } from '../runtime/setup';
 import { Store } from '../store/store';
 import { ANALYSIS_METHOD } from './analyse';
 import { JobManager, type WorkerEntry } from './jobs';

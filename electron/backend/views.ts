@@ -9,7 +9,7 @@ import { engineConfig } from '../engine/config';
 import { analyseSlice, analysisFields, argmax } from '../engine/episode';
 import { queryKey } from '../engine/hypotheses';
 import { DisjointSets } from '../engine/provenance';
-import type { EngineSetup } from '../engine/setup';
+import type { EngineSetup } from '../runtime/setup';
 import type { Store } from '../store/store';
 import { ANALYSIS_METHOD } from './analyse';
 

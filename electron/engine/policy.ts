@@ -2,6 +2,7 @@
 // where no learned policy (electron/policy/, models/policy.onnx) is present, and the "w/o Policy" ablation.
 
 import type { OfferedAction, RecoveryAction } from '../../shared/episode';
+import { softmax } from '../../shared/math/softmax';
 import type { SupportScores } from './scorer';
 
 /** What an offered Trace would connect: the slice members deriving from its missing parent(s). */
@@ -80,19 +81,6 @@ export const heuristicPolicy: RecoveryPolicy = {
     return softmax(scores, TEMPERATURE);
   },
 };
-
-export function softmax(scores: readonly number[], temperature: number): Float64Array {
-  const out = new Float64Array(scores.length);
-  if (scores.length === 0) return out;
-  const max = Math.max(...scores);
-  let total = 0;
-  scores.forEach((s, i) => {
-    out[i] = Math.exp((s - max) / temperature);
-    total += out[i] as number;
-  });
-  for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / total;
-  return out;
-}
 
 /** The greedy choice: the most probable offered action (first on ties). */
 export function choose(offered: readonly RecoveryAction[], probabilities: Float64Array): OfferedAction | null {

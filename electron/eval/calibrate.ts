@@ -1,7 +1,9 @@
 // Calibration of τ_p, τ_N, τ_H on a validation split: a grid search maximising the mean terminal reward
-// of Eq. 9 (+1 when the final answer is right, −1 when wrong, −λ_s for every Expand / Trace taken).
+// of Eq. 9 (+1 when the final answer is right, −1 when wrong, −λ_s for every Expand / Trace taken;
+// shared/math/reward.ts, the same reward the policy trainer uses).
 
 import type { Query } from '../../shared/domain';
+import { episodeReward } from '../../shared/math/reward';
 import type { EngineConfig } from '../engine/config';
 import { runEpisode } from '../engine/episode';
 import type { EvidenceModel } from '../engine/evidence/model';
@@ -45,11 +47,11 @@ export async function calibrate(
         let steps = 0;
         for (const q of queries) {
           const e = await runEpisode({ ...setup, config, source: store }, q, { method: 'cama', initial: slices.get(q.id) });
-          const taken = e.steps.filter((s) => s.chosen && s.chosen.kind !== 'stop').length;
+          const kinds = e.steps.flatMap((s) => (s.chosen ? [s.chosen.kind] : []));
           const right = e.answer !== null && normalize(e.answer) === normalize(q.answer as string);
-          reward += (right ? 1 : -1) - opts.stepCost * taken;
+          reward += episodeReward(kinds, right, opts.stepCost);
           correct += right ? 1 : 0;
-          steps += taken;
+          steps += kinds.filter((k) => k !== 'stop').length;
         }
         grid.push({ tauP, tauN, tauH, reward: reward / queries.length, accuracy: correct / queries.length, steps: steps / queries.length });
         opts.onProgress?.(grid.length, total);

@@ -2,8 +2,9 @@
 // engine's evidence model and recovery policy, its ablations, and CAMA with the heuristic provider for
 // comparison.
 
-import type { Query } from '../../shared/domain';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Query } from '../../shared/domain';
 import type { EpisodeRecord, SliceVariant } from '../../shared/episode';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from '../engine/config';
 import { runEpisode } from '../engine/episode';
@@ -12,6 +13,8 @@ import type { EvidenceModel } from '../engine/evidence/model';
 import { queryKey } from '../engine/hypotheses';
 import { heuristicPolicy, type RecoveryPolicy } from '../engine/policy';
 import type { MemorySource, SliceMemory } from '../engine/types';
+import { defaultModelsDir } from '../model/paths';
+import { engineSetupWithModel } from '../runtime/setup';
 import { majorityVote, provenanceRootVote, reliabilityVote, similarityDedupVote } from './baselines';
 
 export interface EvalSource extends MemorySource {
@@ -25,7 +28,7 @@ export interface MethodContext {
   policy: RecoveryPolicy;
   /**
    * τ_N, τ_H for the heuristic policy where `config` carries the ones a learned policy's card recalibrated
-   * for it (engine/setup.ts); `cama_wo_policy` runs with these. Absent: `config`'s.
+   * for it (runtime/setup.ts); `cama_wo_policy` runs with these. Absent: `config`'s.
    */
   heuristicThresholds?: Pick<EngineConfig, 'tauN' | 'tauH'>;
 }
@@ -90,14 +93,11 @@ const loadedModels = new Map<string, Promise<{ model: EvidenceModel; config: Par
  */
 function trainedModel(fileName: string, howToTrain: string): ModelSwap {
   return async () => {
-    const { defaultModelsDir } = await import('../model/paths');
     const file = join(defaultModelsDir(), fileName);
     let loaded = loadedModels.get(file);
     if (!loaded) {
       loaded = (async () => {
-        const { existsSync } = await import('node:fs');
         if (!existsSync(file)) throw new Error(`${file} is missing; train it with ${howToTrain}`);
-        const { engineSetupWithModel } = await import('../engine/setup');
         const setup = await engineSetupWithModel(file);
         return { model: setup.model, config: { tauP: setup.config.tauP, tauN: setup.config.tauN, tauH: setup.config.tauH, mu: setup.config.mu } };
       })();

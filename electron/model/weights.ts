@@ -1,7 +1,7 @@
 // Parameter values of a model spec: seeded initialisation (the trainer's starting point, reproducible
 // bit for bit) and the checks that a set of weights fits a spec.
 
-import { Random } from '../simulator/random';
+import { Random } from '../common/random';
 import type { ModelSpec, ParamSpec } from './spec';
 
 /** Parameter values by name, row-major float32, shaped as the spec says. */

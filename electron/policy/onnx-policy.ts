@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { RecoveryAction } from '../../shared/episode';
+import { softmax } from '../../shared/math/softmax';
 import type { PolicyState, RecoveryPolicy } from '../engine/policy';
 import { ACTION_DIM, DECISION_DIM, SLICE_DIM, type StepFeatures, stepFeatures } from './features';
 import { checkPolicyContract, type PolicyInfo, policyMetadata } from './onnx';
@@ -52,24 +53,10 @@ export class OnnxRecoveryPolicy implements RecoveryPolicy {
   async probabilities(offered: readonly RecoveryAction[], state: PolicyState): Promise<Float64Array> {
     if (offered.length === 0) return new Float64Array(0);
     const { logits } = await this.run(stepFeatures(offered, state));
-    return softmaxOf(logits);
+    return softmax(logits);
   }
 
   async close(): Promise<void> {
     await this.session.release();
   }
-}
-
-/** softmax(ℓ) in float64. */
-export function softmaxOf(logits: ArrayLike<number>): Float64Array {
-  const out = new Float64Array(logits.length);
-  let max = -Infinity;
-  for (let i = 0; i < logits.length; i++) max = Math.max(max, logits[i] as number);
-  let total = 0;
-  for (let i = 0; i < logits.length; i++) {
-    out[i] = Math.exp((logits[i] as number) - max);
-    total += out[i] as number;
-  }
-  for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / total;
-  return out;
 }

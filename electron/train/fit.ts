@@ -3,9 +3,9 @@
 // Deterministic on the cpu backend: the same examples, weights and seed give the same result bit for bit.
 
 import * as tf from '@tensorflow/tfjs-core';
+import { Random } from '../common/random';
 import type { ModelSpec } from '../model/spec';
 import type { Weights } from '../model/weights';
-import { Random } from '../simulator/random';
 import type { Example } from './examples';
 import { disposeExampleTensors, exampleLoss, type ExampleTensors, exampleTensors, forwardExample, type LossWeights } from './losses';
 

@@ -9,6 +9,9 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import type { Query } from '../../shared/domain';
 import type { ActionKind, RecoveryAction, SliceVariant } from '../../shared/episode';
+import { episodeReward, stepRewards } from '../../shared/math/reward';
+import { softmax } from '../../shared/math/softmax';
+import type { Random } from '../common/random';
 import type { EngineConfig } from '../engine/config';
 import { runEpisode } from '../engine/episode';
 import type { EvidenceModel } from '../engine/evidence/model';
@@ -17,11 +20,8 @@ import { normalize } from '../engine/text';
 import type { MemorySource, SliceMemory } from '../engine/types';
 import type { ModelSpec } from '../model/spec';
 import { stepFeatures } from '../policy/features';
-import { softmaxOf } from '../policy/onnx-policy';
-import type { Random } from '../simulator/random';
 import type { Decision } from './policy-loss';
 import { stepOutputs } from './policy-loss';
-import { episodeReward, stepRewards } from './policy-returns';
 
 /** π_ω with the trainer's current parameters: sampling (training) or the engine's greedy use (validation). */
 export class TrainingPolicy implements RecoveryPolicy {
@@ -46,7 +46,7 @@ export class TrainingPolicy implements RecoveryPolicy {
   probabilities(offered: readonly RecoveryAction[], state: PolicyState): Float64Array {
     if (offered.length === 0) return new Float64Array(0);
     const features = stepFeatures(offered, state);
-    const pi = softmaxOf(stepOutputs(this.spec, this.params, features).logits);
+    const pi = softmax(stepOutputs(this.spec, this.params, features).logits);
     if (this.mode === 'greedy') {
       let best = 0;
       for (let i = 1; i < pi.length; i++) if ((pi[i] as number) > (pi[best] as number)) best = i;

@@ -7,6 +7,7 @@
 // [-1, 1]), A is K×D (prior attributes a_prior(m_i) = [o_i, r_i, χ_i]).
 
 import { type Matrix, matrix } from './matrix';
+import { softmax } from './softmax';
 
 /** ε in Eq. 5 and Eq. 6: keeps an empty slot's average finite. */
 export const EPSILON = 1e-8;
@@ -181,19 +182,7 @@ export function arbitrationLogits(rho: ArrayLike<number>, e: ArrayLike<number>, 
 /** P(h) = softmax(ℓ / τ_p) (Eq. 7), computed stably (max subtracted). */
 export function posterior(logits: ArrayLike<number>, tauP: number): Float64Array {
   if (!(tauP > 0)) throw new RangeError(`posterior: τ_p must be > 0, got ${tauP}`);
-  const L = logits.length;
-  const P = new Float64Array(L);
-  if (L === 0) return P;
-  let max = -Infinity;
-  for (let h = 0; h < L; h++) max = Math.max(max, (logits[h] as number) / tauP);
-  let total = 0;
-  for (let h = 0; h < L; h++) {
-    const x = Math.exp((logits[h] as number) / tauP - max);
-    P[h] = x;
-    total += x;
-  }
-  for (let h = 0; h < L; h++) P[h] = (P[h] as number) / total;
-  return P;
+  return softmax(logits, tauP);
 }
 
 /** H(P) = −Σ P log P, in nats. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { importBundle } from '../../electron/bundle/import';
-import { type EngineSetup, engineSetup, loadEngine } from '../../electron/engine/setup';
+import { type EngineSetup, engineSetup, loadEngine } from '../../electron/runtime/setup';
 import type { SliceMemory } from '../../electron/engine/types';
 import type { Query } from '../../shared/domain';
 import { analyseSlice, runEpisode } from '../../electron/engine/episode';

@@ -5,7 +5,7 @@ import { arbitrate } from '../../shared/math/cama';
 import { matrix } from '../../shared/math/matrix';
 import { arbitrateTf } from '../../electron/model/arbitration-tf';
 import { tf, useCpuBackend } from '../../electron/model/tf-setup';
-import { Random } from '../../electron/simulator/random';
+import { Random } from '../../electron/common/random';
 
 beforeAll(async () => {
   await useCpuBackend();

@@ -7,11 +7,11 @@ import path from 'node:path';
 import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_SCORER } from '../../electron/engine/scorer';
-import { engineSetupWithModel, loadEngine } from '../../electron/engine/setup';
 import { replaceModelAtomically } from '../../electron/model/atomic';
 import { exportOnnx, META } from '../../electron/model/onnx-export';
 import { NEURAL_SCORER, OnnxEvidenceModel } from '../../electron/model/onnx-model';
 import { buildSpec, DEFAULT_HYPER } from '../../electron/model/spec';
+import { engineSetupWithModel, loadEngine } from '../../electron/runtime/setup';
 import type { Store } from '../../electron/store/store';
 import { initialInput, randomWeights, simulateBundle, storeOf, tempDir } from './helpers';
 

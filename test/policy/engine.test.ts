@@ -8,13 +8,14 @@ import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEpisode } from '../../electron/engine/episode';
 import { HEURISTIC_POLICY, heuristicPolicy } from '../../electron/engine/policy';
-import { loadEngine } from '../../electron/engine/setup';
 import { evaluate, type QueryResult } from '../../electron/eval/harness';
 import { resolveMethods } from '../../electron/eval/methods';
 import { OnnxEvidenceModel } from '../../electron/model/onnx-model';
 import { readPolicyCard } from '../../electron/policy/card';
 import { stepFeatures } from '../../electron/policy/features';
-import { OnnxRecoveryPolicy, softmaxOf } from '../../electron/policy/onnx-policy';
+import { OnnxRecoveryPolicy } from '../../electron/policy/onnx-policy';
+import { loadEngine } from '../../electron/runtime/setup';
+import { softmax } from '../../shared/math/softmax';
 import type { Store } from '../../electron/store/store';
 import type { EpisodeRecord } from '../../shared/episode';
 import { simulateBundle, storeOf, tempDir } from '../model/helpers';
@@ -93,7 +94,7 @@ describe('the learned policy in the engine', () => {
       for (const [i, step] of offeredSteps.entries()) {
         const asked = s.asked[i] as (typeof s.asked)[number];
         const { logits } = await learned.run(stepFeatures(asked.offered, asked.state));
-        const pi = softmaxOf(logits);
+        const pi = softmax(logits);
         expect(step.offered.map((o) => o.probability)).toEqual(Array.from(pi));
         const best = pi.indexOf(Math.max(...pi));
         expect(step.chosen?.label).toBe(step.offered[best]?.label);

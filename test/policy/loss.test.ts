@@ -7,10 +7,10 @@ import { tf, useCpuBackend } from '../../electron/model/tf-setup';
 import { initialWeights } from '../../electron/model/weights';
 import { stepFeatures } from '../../electron/policy/features';
 import { buildPolicySpec } from '../../electron/policy/spec';
-import { softmaxOf } from '../../electron/policy/onnx-policy';
+import { softmax } from '../../shared/math/softmax';
 import { actorCriticLoss, type Decision, decisionBatch, policyOutputs, stepOutputs } from '../../electron/train/policy-loss';
 import { POLICY_LOSS_DEFAULTS } from '../../electron/train/policy-returns';
-import { Random } from '../../electron/simulator/random';
+import { Random } from '../../electron/common/random';
 import type { Store } from '../../electron/store/store';
 import { simulateBundle, storeOf, tempDir } from '../model/helpers';
 import { recordedStates } from './helpers';
@@ -54,7 +54,7 @@ describe('actor-critic loss', () => {
     let entropy = 0;
     decisions.forEach((d, i) => {
       const { logits, value } = stepOutputs(spec, params, d.features);
-      const pi = softmaxOf(logits);
+      const pi = softmax(logits);
       actor -= Math.log(pi[d.chosen] as number) * (adv[i] as number);
       critic += (value - (ret[i] as number)) ** 2;
       for (const p of pi) entropy -= p * Math.log(p);

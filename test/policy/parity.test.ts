@@ -9,7 +9,8 @@ import { forward } from '../../electron/model/tf-forward';
 import { tf, useCpuBackend } from '../../electron/model/tf-setup';
 import { ACTION_DIM, DECISION_DIM, SLICE_DIM, type StepFeatures, stepFeatures } from '../../electron/policy/features';
 import { exportPolicyOnnx } from '../../electron/policy/onnx';
-import { OnnxRecoveryPolicy, softmaxOf } from '../../electron/policy/onnx-policy';
+import { OnnxRecoveryPolicy } from '../../electron/policy/onnx-policy';
+import { softmax } from '../../shared/math/softmax';
 import { buildPolicySpec, DEFAULT_POLICY_HYPER } from '../../electron/policy/spec';
 import { parameterCount } from '../../electron/model/spec';
 import type { Store } from '../../electron/store/store';
@@ -78,7 +79,7 @@ describe('policy net: tfjs forward pass vs onnxruntime', () => {
       const got = await policy.run(f);
       expect(worst(ref.logits, got.logits)).toBeLessThan(1e-4);
       expect(Math.abs((ref.value[0] as number) - got.value)).toBeLessThan(1e-4);
-      expect(worst(softmaxOf(ref.logits), await policy.probabilities(s.offered, s.state))).toBeLessThan(1e-4);
+      expect(worst(softmax(ref.logits), await policy.probabilities(s.offered, s.state))).toBeLessThan(1e-4);
     }
   });
 

@@ -1,7 +1,8 @@
 // The reward of Eq. 9 and the returns / advantages of Eq. 11-12, computed by hand on short trajectories
 // (γ = 0.95, λ_s = 0.05).
 import { describe, expect, it } from 'vitest';
-import { advantages, discountedReturns, episodeReward, POLICY_LOSS_DEFAULTS, stepRewards } from '../../electron/train/policy-returns';
+import { advantages, discountedReturns, POLICY_LOSS_DEFAULTS } from '../../electron/train/policy-returns';
+import { episodeReward, stepRewards } from '../../shared/math/reward';
 
 const { gamma, stepCost } = POLICY_LOSS_DEFAULTS;
 

@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engineSetupWithModel } from '../../electron/engine/setup';
 import { readCard } from '../../electron/model/card';
 import { CONTRACT_VERSION, FEATURIZER_VERSION } from '../../electron/model/spec';
+import { engineSetupWithModel } from '../../electron/runtime/setup';
 import { type TrainResult, train } from '../../electron/train/trainer';
 import { SMALL_SIM, simulateBundle, tempDir } from '../model/helpers';
 

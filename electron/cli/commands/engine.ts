@@ -3,9 +3,9 @@
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type EngineSetup, loadEngine, engineSetup as setupFrom } from '../../engine/setup';
+import { type EngineSetup, loadEngine, engineSetup as setupFrom } from '../../runtime/setup';
 
-export { describeSetup } from '../../engine/setup';
+export { describeSetup } from '../../runtime/setup';
 
 /** --model's help text, shared by the commands that take it. */
 export const MODEL_OPTION_HELP = "the evidence model: a .onnx file, or 'heuristic' (default: models/default.onnx when present, else the heuristic provider)";

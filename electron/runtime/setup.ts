@@ -1,5 +1,7 @@
-// The engine a caller runs: its configuration and its components (evidence model, policy). One place
-// decides which providers are used, for the CLI, the app and the benchmark alike.
+// The composition root: the engine a caller runs, its configuration and its components (evidence model,
+// policy). One place decides which providers are used, for the CLI, the app, the evaluation and the
+// benchmark alike. It sits above the layers it wires (engine/, model/, policy/), so none of them needs
+// to import upwards to be assembled (test/architecture.test.ts checks the engine never does).
 //
 // - engineSetup(overrides): synchronous, the HEURISTIC assignment provider (kept for comparison and for
 //   callers that cannot await).
@@ -16,10 +18,16 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type EngineConfig, engineConfig } from './config';
-import { heuristicModel } from './evidence/heuristic';
-import type { EvidenceModel } from './evidence/model';
-import { heuristicPolicy, type RecoveryPolicy } from './policy';
+import { type EngineConfig, engineConfig } from '../engine/config';
+import { heuristicModel } from '../engine/evidence/heuristic';
+import type { EvidenceModel } from '../engine/evidence/model';
+import { heuristicPolicy, type RecoveryPolicy } from '../engine/policy';
+import { readCard } from '../model/card';
+import { ModelContractError } from '../model/contract';
+import { OnnxEvidenceModel } from '../model/onnx-model';
+import { cardPathFor, DEFAULT_MODEL_FILE, defaultModelsDir } from '../model/paths';
+import { POLICY_FILE, readPolicyCard } from '../policy/card';
+import { OnnxRecoveryPolicy } from '../policy/onnx-policy';
 
 export interface EngineSetup {
   config: EngineConfig;
@@ -51,9 +59,6 @@ function overrideObject(overrides: unknown): Record<string, unknown> {
  * (NAME.card.json beside it) unless `overrides` sets them; J and μ are the model's own.
  */
 export async function engineSetupWithModel(file: string, overrides: unknown = {}, source?: string): Promise<EngineSetup> {
-  const { OnnxEvidenceModel } = await import('../model/onnx-model');
-  const { readCard } = await import('../model/card');
-  const { cardPathFor } = await import('../model/paths');
   const model = await OnnxEvidenceModel.load(file);
   const given = overrideObject(overrides);
   const notes: string[] = [];
@@ -89,7 +94,6 @@ export interface LoadEngineOptions {
 
 /** The default engine: the shipped model and policy when present (else the heuristic ones, saying so). */
 export async function loadEngine(overrides: unknown = {}, opts: LoadEngineOptions = {}): Promise<EngineSetup> {
-  const { defaultModelsDir, DEFAULT_MODEL_FILE } = await import('../model/paths');
   const modelsDir = opts.modelsDir ?? defaultModelsDir();
   let modelFile: string | null = null;
   let setup: EngineSetup;
@@ -107,7 +111,6 @@ export async function loadEngine(overrides: unknown = {}, opts: LoadEngineOption
         setup = await engineSetupWithModel(file, overrides, opts.source);
         modelFile = file;
       } catch (err) {
-        const { ModelContractError } = await import('../model/contract');
         if (!(err instanceof ModelContractError)) throw err;
         setup = { ...engineSetup(overrides, opts.source), notes: [`${err.message}; using the HEURISTIC assignment provider instead`] };
       }
@@ -128,18 +131,14 @@ async function withPolicy(
 ): Promise<EngineSetup> {
   const notes = [...(setup.notes ?? [])];
   if (opts.policy === 'heuristic') return { ...setup, notes: [...notes, 'policy: the heuristic policy, as asked'] };
-  const { POLICY_FILE, readPolicyCard } = await import('../policy/card');
-  const { cardPathFor } = await import('../model/paths');
   const file = resolve(opts.policy ?? join(modelsDir, POLICY_FILE));
   if (opts.policy === undefined && !existsSync(file)) {
     return { ...setup, notes: [...notes, `no trained policy at ${file}: using the HEURISTIC recovery policy`] };
   }
-  const { OnnxRecoveryPolicy } = await import('../policy/onnx-policy');
   let policy: RecoveryPolicy;
   try {
     policy = await OnnxRecoveryPolicy.load(file);
   } catch (err) {
-    const { ModelContractError } = await import('../model/contract');
     if (opts.policy !== undefined || !(err instanceof ModelContractError)) throw err;
     return { ...setup, notes: [...notes, `${err.message}; using the HEURISTIC recovery policy instead`] };
   }
