@@ -7,16 +7,17 @@ import { episodeCommand } from './commands/episode';
 import { evalCommand } from './commands/eval';
 import { exportCommand, importCommand } from './commands/store';
 import { simulateCommand } from './commands/simulate';
+import { situatedQaCommand } from './commands/situatedqa';
 import { trainCommand } from './commands/train';
 import { trainPolicyCommand } from './commands/train-policy';
 
 const program = new Command()
   .name('cama')
-  .description('Correlation-aware memory arbitration: simulate bundles, import/export stores, evaluate methods, inspect episodes.')
+  .description('Correlation-aware memory arbitration: simulate bundles, convert real question timelines, import/export stores, evaluate methods, inspect episodes.')
   .showHelpAfterError()
   .exitOverride();
 
-for (const make of [simulateCommand, importCommand, exportCommand, evalCommand, episodeCommand, calibrateCommand, trainCommand, trainPolicyCommand]) program.addCommand(make());
+for (const make of [simulateCommand, situatedQaCommand, importCommand, exportCommand, evalCommand, episodeCommand, calibrateCommand, trainCommand, trainPolicyCommand]) program.addCommand(make());
 
 try {
   await program.parseAsync(process.argv);

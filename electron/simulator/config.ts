@@ -2,6 +2,8 @@
 // `cama simulate --print-config` prints the defaults; `--describe` prints this documentation.
 
 import { z } from 'zod';
+import { SUBJECT_KINDS, type SubjectKind } from './vocab';
+import { FAMILY_NAMES } from './wording';
 
 const range = (min: number, max: number, lo: number, hi: number, what: string) =>
   z
@@ -18,7 +20,12 @@ export const SimulatorConfigSchema = z
     seed: z.number().int().min(0).default(1).describe('the seed (the CLI --seed overrides it); splits are disjoint by seed'),
     world: z
       .object({
-        subjects: z.number().int().min(1).max(10000).default(60).describe('entities the world holds (north gate, pump station, ...)'),
+        subjects: z.number().int().min(1).max(10000).default(60).describe('entities the world holds (people, organisations, countries, cities, facilities)'),
+        domains: z
+          .array(z.enum(SUBJECT_KINDS as [SubjectKind, ...SubjectKind[]]))
+          .min(1)
+          .default([...SUBJECT_KINDS])
+          .describe(`kinds of subject, drawn in turn: ${SUBJECT_KINDS.join(', ')} (facility is the original world of gates and depots); values are real-world names and truths are counterfactual`),
         attributesPerSubject: z.number().int().min(1).max(8).default(2).describe('attributes per subject, each a queried key'),
         horizon: z.number().positive().default(100).describe('logical time span of the world'),
         distractorsPerSubject: range(1, 3, 0, 20, 'claim-free chatter memories per subject (share its words, carry no evidence)'),
@@ -69,6 +76,35 @@ export const SimulatorConfigSchema = z
         ),
         copiedMetadataRate: probability(0.3, 'probability a derived memory copies its parent\'s observed/source_type metadata'),
         missingMetadataRate: probability(0.1, 'probability a memory carries no observed/source_type metadata at all'),
+      })
+      .strict()
+      .prefault({}),
+    wording: z
+      .object({
+        families: z
+          .array(z.enum(FAMILY_NAMES as [string, ...string[]]))
+          .min(1)
+          .default([...FAMILY_NAMES])
+          .describe(`wording families memories are written in (${FAMILY_NAMES.join(', ')}); a split can hold whole families out`),
+        agentStyleRate: probability(0.6, 'probability an agent writes in its own habitual family (else any allowed family)'),
+        detailsPerSource: range(1, 3, 0, 6, 'detail phrases (time, place, document, witness, circumstance) of each independent event'),
+        paraphraseKeepsDetail: probability(0.75, 'probability a paraphrase keeps each detail of its parent'),
+        summaryKeepsDetail: probability(0.4, 'probability a summary keeps each detail of its parent'),
+        derivedAddsDetail: probability(0.3, 'probability a paraphrase or summary adds a detail of its own'),
+        copyMarkerRate: probability(0.4, 'probability a paraphrase or summary carries a derivation marker ("according to X", "relayed", "summary of")'),
+        originalMarkerRate: probability(0.25, 'probability an independent observation carries the same kind of marker, about its own sources'),
+      })
+      .strict()
+      .prefault({}),
+    metadata: z
+      .object({
+        opaqueAgentNames: z.boolean().default(true).describe('agent ids and names say nothing about their role (false: scout-01, relay-01, digest-01)'),
+        derivedAsObservationRate: probability(
+          0.25,
+          'probability a derived memory presents itself as an observation: kind observation, observed true, its source\'s source_type',
+        ),
+        observationAsDerivedRate: probability(0.2, 'probability an independent observation is filed as a note, relay or summary, observed false'),
+        sourceTypeNoiseRate: probability(0.25, 'probability a memory\'s source_type is drawn at random, whatever its origin'),
       })
       .strict()
       .prefault({}),

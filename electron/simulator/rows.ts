@@ -1,7 +1,7 @@
 // The simulator's output rows, in the bundle's own spelling (BUNDLE.md), plus the ground truth it keeps
 // about each key while it builds them.
 
-import type { AttributeSpec } from './lexicon';
+import type { AttributeSpec } from './vocab';
 
 export interface ClaimRow {
   subject: string;
@@ -22,7 +22,14 @@ export interface MemoryRow {
   claims: ClaimRow[];
   pool?: 'corr' | 'ind';
   factor?: string;
+  /** The wording family the text is written in (wording.ts); evaluation metadata, like `factor`. */
+  wording?: string;
+  /** How the memory came to be (evaluation metadata, like `factor`): its `kind` may lie, this does not. */
+  derivation: Derivation;
 }
+
+/** An independent observation, a derivation of another memory, or claim-free chatter. */
+export type Derivation = 'original' | 'copy' | 'paraphrase' | 'summary' | 'chatter';
 
 export interface EdgeRow {
   child: string;

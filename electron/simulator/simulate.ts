@@ -8,16 +8,16 @@ import { join } from 'node:path';
 import type { Query } from '../../shared/domain';
 import { importBundle } from '../bundle/import';
 import { writeJsonlBundle } from '../bundle/write';
+import { Random } from '../common/random';
 import { claimMatchesKey } from '../engine/hypotheses';
 import { initialSlice } from '../engine/retrieve';
 import type { SliceMemory } from '../engine/types';
 import { deriveTags } from '../eval/tags';
 import { Store } from '../store/store';
 import type { SimulatorConfig } from './config';
-import { fill, QUESTION_TEMPLATES } from './lexicon';
-import { Random } from './random';
 import type { KeyCase, MemoryRow, QueryRow } from './rows';
-import { WorldBuilder } from './world';
+import { type ExternalKey, fill, WorldBuilder } from './world';
+import { FAMILIES } from './wording';
 
 export interface SimulationSummary {
   name: string;
@@ -30,14 +30,23 @@ export interface SimulationSummary {
   tags: Record<string, number>;
 }
 
+export interface SimulateOptions {
+  /** Keys given from outside (one query each) instead of drawn from the vocabularies. */
+  keys?: readonly ExternalKey[];
+  /** Extra fields for the manifest (what wrote the bundle, from what data, under what licence). */
+  manifest?: Record<string, unknown>;
+}
+
 export async function simulate(
   config: SimulatorConfig,
   out: string,
   onProgress?: (done: number, total: number) => void,
+  opts: SimulateOptions = {},
 ): Promise<SimulationSummary> {
   const rng = new Random(config.seed);
   const world = new WorldBuilder(config, rng);
-  world.build();
+  if (opts.keys) world.buildFromKeys(opts.keys);
+  else world.build();
 
   // Ask each question against the real retriever over the base store.
   const scratch = mkdtempSync(join(tmpdir(), 'cama-sim-'));
@@ -51,7 +60,7 @@ export async function simulate(
     const onKey = baseMemoriesByKey(world.memories);
     const rows: QueryRow[] = [];
     queried.forEach((key, i) => {
-      const query = makeQuery(key, i + 1, askRng);
+      const query = makeQuery(world, key, i + 1, askRng);
       const slice = initialSlice(store, toQuery(query), config.retrievalK);
       query.corr_ids = correlatedVariant(world, key, slice, variantRng).map((m) => m.id);
       query.ind_ids = independentVariant(world, key, variantRng).map((m) => m.id);
@@ -72,7 +81,7 @@ export async function simulate(
     } finally {
       written.close();
     }
-    writeJsonlBundle(out, bundleFiles(world, rows));
+    writeJsonlBundle(out, { ...bundleFiles(world, rows), 'manifest.jsonl': [{ ...manifest(config, world, rows), ...opts.manifest }] });
     const tags: Record<string, number> = {};
     for (const q of rows) for (const t of q.tags) tags[t] = (tags[t] ?? 0) + 1;
     return {
@@ -91,10 +100,10 @@ export async function simulate(
   }
 }
 
-function makeQuery(key: KeyCase, n: number, rng: Random): QueryRow {
+function makeQuery(world: WorldBuilder, key: KeyCase, n: number, rng: Random): QueryRow {
   return {
     id: `q${n}`,
-    text: fill(rng.pick(QUESTION_TEMPLATES), { subject: key.subject, attr: key.attribute.name }),
+    text: fill(rng.pick(key.attribute.questions), { subject: key.subject, attr: key.attribute.name }),
     subject: key.subject,
     attribute: key.attribute.name,
     answer: key.truth,
@@ -205,6 +214,28 @@ function bundleFiles(world: WorldBuilder, queries: readonly QueryRow[]): Record<
 }
 
 function orderMemory(m: MemoryRow): object {
-  const { id, agent, text, kind, time, source_type, observed, claims, pool, factor } = m;
-  return { id, agent, text, kind, time, source_type, observed, claims, pool, factor };
+  const { id, agent, text, kind, time, source_type, observed, claims, pool, factor, wording, derivation } = m;
+  return { id, agent, text, kind, time, source_type, observed, claims, pool, factor, wording, derivation };
+}
+
+/**
+ * manifest.jsonl: one line saying what wrote the bundle and how (the whole config), and which wording
+ * families its memories use, with counts, so that an evaluation can say what form of data it scored.
+ * Bundle readers ignore the file (it is not one of the bundle's tables); `wording`, `derivation` and
+ * `factor` on each memory row are evaluation metadata that the engine never reads.
+ */
+function manifest(config: SimulatorConfig, world: WorldBuilder, queries: readonly QueryRow[]): object {
+  const families: Record<string, number> = {};
+  for (const m of world.memories) if (m.wording) families[m.wording] = (families[m.wording] ?? 0) + 1;
+  return {
+    generator: 'cama simulate',
+    format: 'the bundle format of the README (section "The bundle format")',
+    name: config.name,
+    seed: config.seed,
+    memories: world.memories.length,
+    queries: queries.length,
+    wordingFamilies: families,
+    familiesAvailable: FAMILIES.map((f) => f.name),
+    config,
+  };
 }

@@ -1,22 +1,32 @@
 // The world: agents, subjects, keys with a changing truth, and the memories agents write about them.
 // Independent observations are factors; relays, paraphrases and summaries inherit their parent's factor;
-// a stale or biased source is copied widely; provenance is recorded only sometimes; wording is shared
-// by some independent observers and changed by some copies.
+// a stale or biased source is copied widely; provenance is recorded only sometimes.
+//
+// Nothing a real agent would not write marks a derivation (DESIGN.md section 5): wording comes from many
+// families (wording.ts), an agent writes in its own habitual style, derivation markers are used by
+// originals too and left out by many copies, and metadata lies at set rates (copies presented as
+// observations, observations filed as notes). What a copy does share with its source is the source's
+// details (time, place, document, witness) and often its words, as copies do.
 
 import type { SimulatorConfig } from './config';
-import {
-  ATTRIBUTES,
-  type AttributeSpec,
-  CHATTER_TEMPLATES,
-  fill,
-  OBSERVATION_TEMPLATES,
-  PARAPHRASE_TEMPLATES,
-  SUBJECT_NOUNS,
-  SUBJECT_PREFIXES,
-  SUMMARY_TEMPLATES,
-} from './lexicon';
-import { Random } from './random';
+import type { Random } from '../common/random';
 import type { AgentRow, ClaimRow, EdgeRow, Intent, KeyCase, MemoryRow } from './rows';
+import {
+  type AttributeSpec,
+  DOMAINS,
+  FACILITY_NOUNS,
+  FACILITY_PREFIXES,
+  FIRST_NAMES,
+  LAST_NAMES,
+  ORG_FOUNDERS,
+  ORG_SUFFIXES,
+  ORGANISATIONS,
+  COUNTRIES,
+  CITIES,
+  type SubjectKind,
+  statementsOf,
+} from './vocab';
+import { CHATTER, copyMarker, type Fact, family, freshDetail, freshDetails, originalMarker, type Trimmings } from './wording';
 
 type Role = 'observer' | 'relay' | 'summariser';
 
@@ -26,15 +36,49 @@ interface SimAgent {
   /** True probability of reporting the truth (observers). */
   reliability: number;
   sourceType: string;
+  /** The wording family this agent habitually writes in. */
+  style: string;
 }
 
 /** How a memory words its claim, carried from parent to child so copies can keep or change it. */
 interface Wording {
   attrSurface: string;
+  details: string[];
+}
+
+export interface Subject {
+  name: string;
+  kind: SubjectKind;
+}
+
+/** How a key not drawn from the vocabularies states its facts (e.g. a real question and its answer). */
+export type FactMaker = (value: string, onQuery: boolean, house: boolean, rng: Random) => Fact;
+
+/**
+ * A key given from outside (the SituatedQA converter): a real question as subject, its answer now and
+ * before, the values honest mistakes draw from, and how its facts are worded.
+ */
+export interface ExternalKey {
+  subject: string;
+  attribute: AttributeSpec;
+  truth: string;
+  previous: string;
+  fact: FactMaker;
+  /** How chatter names the subject (default: the subject). */
+  chatterName?: string;
 }
 
 const OBSERVER_SOURCES = ['sensor', 'tool', 'user', 'web'] as const;
 const OBSERVER_SOURCE_WEIGHTS = [0.4, 0.25, 0.2, 0.15];
+const ALL_SOURCES = ['sensor', 'tool', 'user', 'web', 'agent'] as const;
+/** Handles for opaque agent names: nothing in them says observer, relay or summariser. */
+const HANDLES = ['Kestrel', 'Juniper', 'Atlas', 'Nova', 'Orion', 'Sable', 'Quill', 'Ember', 'Harbor', 'Lumen', 'Marlin', 'Cobalt', 'Fennel', 'Wren', 'Basalt', 'Tamarind'];
+const HONEST_KINDS: Record<Role, { kinds: string[]; weights: number[] }> = {
+  observer: { kinds: ['observation', 'report', 'log'], weights: [0.7, 0.2, 0.1] },
+  relay: { kinds: ['relay', 'message'], weights: [0.8, 0.2] },
+  summariser: { kinds: ['summary'], weights: [1] },
+};
+const FILED_AS_DERIVED = ['note', 'relay', 'summary'];
 
 export class WorldBuilder {
   readonly agents: SimAgent[] = [];
@@ -46,6 +90,10 @@ export class WorldBuilder {
   private readonly agentIndex = new Map<string, SimAgent>();
   private readonly roleIndex = new Map<Role, SimAgent[]>();
   private readonly keysBySubject = new Map<string, KeyCase[]>();
+  private readonly kindOf = new Map<string, SubjectKind>();
+  private readonly external = new Map<string, ExternalKey>();
+  /** The source type of the agent that observed each factor (what a copy posing as an observation claims). */
+  private readonly factorSourceType = new Map<string, string>();
   private nextMemory = 1;
   private nextFactor = 1;
 
@@ -57,7 +105,28 @@ export class WorldBuilder {
   build(): void {
     this.makeAgents(this.rng.fork('agents'));
     const subjects = this.makeSubjects(this.rng.fork('subjects'));
-    this.makeKeys(subjects, this.rng.fork('keys'));
+    this.makeKeys(
+      subjects.flatMap((subject) => this.drawAttributes(subject, this.rng.fork(`attributes:${subject.name}`))),
+      this.rng.fork('keys'),
+    );
+    this.populate(subjects);
+  }
+
+  /** A world whose keys are given (one query each, in order), with the simulator's agents and derivations. */
+  buildFromKeys(keys: readonly ExternalKey[]): void {
+    this.makeAgents(this.rng.fork('agents'));
+    const subjects: Subject[] = [];
+    for (const k of keys) {
+      if (this.kindOf.has(k.subject)) throw new Error(`simulator: two keys share the subject ${JSON.stringify(k.subject)}`);
+      this.kindOf.set(k.subject, 'facility');
+      this.external.set(k.subject, k);
+      subjects.push({ name: k.subject, kind: 'facility' });
+    }
+    this.makeKeys(keys, this.rng.fork('keys'));
+    this.populate(subjects);
+  }
+
+  private populate(subjects: readonly Subject[]): void {
     const sources = this.rng.fork('sources');
     for (const key of this.keys) this.makeSources(key, sources);
     const derivations = this.rng.fork('derivations');
@@ -77,6 +146,11 @@ export class WorldBuilder {
     return a;
   }
 
+  /** The subject kind of a subject name. */
+  subjectKind(subject: string): SubjectKind {
+    return this.kindOf.get(subject) ?? 'facility';
+  }
+
   private byRole(role: Role): SimAgent[] {
     let list = this.roleIndex.get(role);
     if (!list) {
@@ -89,15 +163,21 @@ export class WorldBuilder {
   // --- agents, subjects, keys ---------------------------------------------------------------------
 
   private makeAgents(rng: Random): void {
-    const { agents } = this.config;
-    const add = (role: Role, prefix: string, n: number, reliability: readonly [number, number]): void => {
-      for (let i = 1; i <= n; i++) {
-        const id = `${prefix}-${String(i).padStart(2, '0')}`;
-        const r = round(rng.uniform(reliability[0], reliability[1]), 2);
+    const { agents, metadata, wording } = this.config;
+    const handles = rng.shuffle(HANDLES);
+    let n = 0;
+    const add = (role: Role, prefix: string, count: number, reliability: readonly [number, number]): void => {
+      for (let i = 1; i <= count; i++) {
+        const handle = handles[n % handles.length] as string;
+        const round = Math.floor(n / handles.length) + 1;
+        n++;
+        const id = metadata.opaqueAgentNames ? `${handle.toLowerCase()}-${String(round).padStart(2, '0')}` : `${prefix}-${String(i).padStart(2, '0')}`;
+        const name = metadata.opaqueAgentNames ? `${handle} ${round}` : `${capitalise(prefix)} ${i}`;
+        const r = roundTo(rng.uniform(reliability[0], reliability[1]), 2);
         const sourceType = role === 'observer' ? (OBSERVER_SOURCES[rng.weighted(OBSERVER_SOURCE_WEIGHTS)] as string) : 'agent';
-        const row: AgentRow = { id, name: `${capitalise(prefix)} ${i}` };
+        const row: AgentRow = { id, name };
         if (rng.chance(agents.reliabilityKnownRate)) row.reliability = r;
-        const agent: SimAgent = { row, role, reliability: r, sourceType };
+        const agent: SimAgent = { row, role, reliability: r, sourceType, style: rng.pick(wording.families) };
         this.agents.push(agent);
         this.agentIndex.set(id, agent);
       }
@@ -105,39 +185,62 @@ export class WorldBuilder {
     add('observer', 'scout', agents.observers, agents.observerReliability);
     add('relay', 'relay', agents.relays, agents.relayReliability);
     add('summariser', 'digest', agents.summarisers, agents.relayReliability);
+    // Opaque names are shuffled so that the order of ids does not give the roles away either.
+    if (metadata.opaqueAgentNames) {
+      const shuffled = rng.shuffle(this.agents);
+      this.agents.splice(0, this.agents.length, ...shuffled);
+    }
   }
 
-  private makeSubjects(rng: Random): string[] {
-    const combos = rng.shuffle(SUBJECT_PREFIXES.flatMap((p) => SUBJECT_NOUNS.map((n) => `${p} ${n}`)));
-    const out: string[] = [];
-    for (let i = 0; out.length < this.config.world.subjects; i++) {
-      const base = combos[i % combos.length] as string;
-      const round = Math.floor(i / combos.length);
-      out.push(round === 0 ? base : `${base} ${round + 1}`);
+  private makeSubjects(rng: Random): Subject[] {
+    const { domains, subjects } = this.config.world;
+    const pools = new Map<SubjectKind, string[]>(domains.map((k) => [k, rng.shuffle(subjectNames(k))]));
+    const used = new Set<string>();
+    const out: Subject[] = [];
+    for (let i = 0; out.length < subjects; i++) {
+      const kind = domains[i % domains.length] as SubjectKind;
+      const pool = pools.get(kind) as string[];
+      const base = pool[Math.floor(i / domains.length) % pool.length] as string;
+      let name = base;
+      for (let k = 2; used.has(name); k++) name = `${base} ${k}`;
+      used.add(name);
+      this.kindOf.set(name, kind);
+      out.push({ name, kind });
     }
     return out;
   }
 
-  private makeKeys(subjects: readonly string[], rng: Random): void {
+  /** The attributes a drawn subject has keys on. */
+  private drawAttributes(subject: Subject, rng: Random): Array<{ subject: string; attribute: AttributeSpec }> {
+    const attrs = DOMAINS[subject.kind].attributes;
+    return rng
+      .shuffle(attrs)
+      .slice(0, this.config.world.attributesPerSubject)
+      .map((attribute) => ({
+        subject: subject.name,
+        // A subject is never its own value (Oslo is not twinned with Oslo).
+        attribute: { ...attribute, values: attribute.values.filter((v) => v !== subject.name) },
+      }));
+  }
+
+  /** Keys with their truth, history and intent; drawn keys are shuffled, given keys keep their order. */
+  private makeKeys(all: ReadonlyArray<{ subject: string; attribute: AttributeSpec; truth?: string; previous?: string }>, rng: Random): void {
     const { world, queries } = this.config;
     const H = world.horizon;
-    const all: Array<{ subject: string; attribute: AttributeSpec }> = [];
-    for (const subject of subjects) {
-      for (const attribute of rng.shuffle(ATTRIBUTES).slice(0, world.attributesPerSubject)) all.push({ subject, attribute });
-    }
-    const order = rng.shuffle(all);
-    order.forEach(({ subject, attribute }, i) => {
-      const truth = rng.pick(attribute.values);
+    const given = all.some((k) => k.truth !== undefined);
+    const order = given ? all : rng.shuffle(all);
+    order.forEach(({ subject, attribute, truth: givenTruth, previous: givenPrevious }, i) => {
+      const truth = givenTruth ?? rng.pick(attribute.values);
       const u = rng.float();
       const intent: Intent =
         u < queries.insufficientRate ? 'insufficient' : u < queries.insufficientRate + queries.minorityRate ? 'minority' : 'plain';
       const keyCase: KeyCase = {
         subject,
         attribute,
-        previous: rng.pickOther(attribute.values, truth),
+        previous: givenPrevious ?? rng.pickOther(attribute.values, truth),
         truth,
-        changeTime: round(rng.uniform(0.2 * H, 0.45 * H), 1),
-        queryTime: round(rng.uniform(0.6 * H, 0.95 * H), 1),
+        changeTime: roundTo(rng.uniform(0.2 * H, 0.45 * H), 1),
+        queryTime: roundTo(rng.uniform(0.6 * H, 0.95 * H), 1),
         intent,
         queried: i < queries.count,
         sources: { truth: [], noise: [], flood: [] },
@@ -176,22 +279,30 @@ export class WorldBuilder {
     }
   }
 
-  /** A direct observation: a new factor. `offQuery` words the attribute with a synonym. */
+  /** A direct observation: a new factor with details of its own. `offQuery` words the attribute with a synonym. */
   observe(key: KeyCase, agent: SimAgent, value: string, time: number, offQuery: boolean, rng: Random, pool?: 'ind'): MemoryRow {
-    const { evidence } = this.config;
+    const { evidence, wording } = this.config;
     const attrSurface = offQuery ? rng.pick(key.attribute.synonyms) : key.attribute.name;
-    const template = rng.chance(evidence.sharedWordingRate) ? OBSERVATION_TEMPLATES[0] : rng.pick(OBSERVATION_TEMPLATES.slice(1));
     const factor = `f${this.nextFactor++}`;
+    // House wording: the plain family's canonical sentence, no details, as a standard report form would.
+    const house = rng.chance(evidence.sharedWordingRate);
+    const details = house ? [] : freshDetails(rng, rng.count(wording.detailsPerSource));
+    const familyName = house ? houseFamily(wording.families) : this.styleOf(agent, rng);
+    const fact = this.fact(key, value, attrSurface, rng, house);
+    const marker = !house && rng.chance(wording.originalMarkerRate) ? originalMarker(rng) : undefined;
     const m = this.memory({
       agent: agent.row.id,
-      text: fill(template, { subject: key.subject, attr: attrSurface, value }),
-      kind: 'observation',
+      text: family(familyName).render(fact, { details, marker }, rng),
+      kind: honestKind(agent.role, rng),
       time,
       claims: [{ subject: key.subject, attribute: key.attribute.name, value, factor }],
       pool,
+      wording: familyName,
+      derivation: 'original',
     });
-    this.setMetadata(m, { observed: true, source_type: agent.sourceType }, rng);
-    this.wording.set(m.id, { attrSurface });
+    this.factorSourceType.set(factor, agent.sourceType);
+    this.setMetadata(m, agent, null, rng);
+    this.wording.set(m.id, { attrSurface, details });
     return m;
   }
 
@@ -228,13 +339,13 @@ export class WorldBuilder {
     rng: Random,
     pool?: 'corr',
   ): { memory: MemoryRow; parents: string[] } {
-    const { evidence } = this.config;
+    const { evidence, wording } = this.config;
     const claim = parent.claims.find((c) => c.subject === key.subject && c.attribute === key.attribute.name) as ClaimRow;
     // The parent's wording is this key's only when the parent was written about this key (a summary
     // written for another key words that key's attribute, not this one).
     const own = parent.claims[0];
     const aboutThisKey = own !== undefined && own.subject === key.subject && own.attribute === key.attribute.name;
-    const parentWording = (aboutThisKey ? this.wording.get(parent.id) : undefined) ?? { attrSurface: key.attribute.name };
+    const parentWording = (aboutThisKey ? this.wording.get(parent.id) : undefined) ?? { attrSurface: key.attribute.name, details: [] };
     const summariser = kind === 'summary' && this.agents.some((a) => a.role === 'summariser');
     const agent = rng.pick(this.byRole(summariser ? 'summariser' : 'relay'));
     const parents = [parent.id];
@@ -242,36 +353,40 @@ export class WorldBuilder {
     const claims: ClaimRow[] = kind === 'copy' ? parent.claims.map((c) => ({ ...c })) : [{ ...claim }];
     let earliest = parent.time;
     let text: string;
+    let familyName = parent.wording ?? houseFamily(wording.families);
     let attrSurface = parentWording.attrSurface;
+    let details = parentWording.details;
     if (kind === 'copy') {
       text = parent.text;
     } else {
       if (rng.chance(evidence.rewordRate)) attrSurface = attrSurface === key.attribute.name ? rng.pick(key.attribute.synonyms) : key.attribute.name;
-      const slots = { subject: key.subject, attr: attrSurface, value: claim.value, source: this.agentById(parent.agent).row.name };
-      if (kind === 'paraphrase') {
-        text = fill(rng.pick(PARAPHRASE_TEMPLATES), slots);
-      } else {
+      const keep = kind === 'paraphrase' ? wording.paraphraseKeepsDetail : wording.summaryKeepsDetail;
+      details = parentWording.details.filter(() => rng.chance(keep));
+      if (rng.chance(wording.derivedAddsDetail)) details = [...details, freshDetail(rng)];
+      familyName = this.styleOf(agent, rng);
+      const marker = rng.chance(wording.copyMarkerRate) ? copyMarker(rng, this.agentById(parent.agent).row.name) : undefined;
+      const trimmings: Trimmings = { details: rng.shuffle(details), marker };
+      if (kind === 'summary') {
         const merged = rng.chance(evidence.mergeRate) ? this.mergeCandidate(key, rng) : undefined;
-        const more = merged ? `; ${merged.attribute} ${merged.claim.value}` : '';
         if (merged) {
           claims.push({ ...merged.claim });
           parents.push(merged.memory.id);
           earliest = Math.max(earliest, merged.memory.time);
+          trimmings.also = this.fact(merged.key, merged.claim.value, merged.key.attribute.name, rng, false).statement;
         }
-        text = fill(rng.pick(SUMMARY_TEMPLATES), { ...slots, more });
       }
+      text = family(familyName).render(this.fact(key, claim.value, attrSurface, rng, false), trimmings, rng);
     }
     // Written after everything it derives from, and before the question is asked.
     const time = rng.uniform(earliest, Math.max(earliest, key.queryTime));
-    const memory = this.memory({ agent: agent.row.id, text, kind: kind === 'summary' ? 'summary' : 'relay', time, claims, pool });
-    const copied = rng.chance(evidence.copiedMetadataRate);
-    this.setMetadata(memory, copied ? { observed: parent.observed, source_type: parent.source_type } : { observed: false, source_type: 'agent' }, rng);
-    this.wording.set(memory.id, { attrSurface });
+    const memory = this.memory({ agent: agent.row.id, text, kind: honestKind(agent.role, rng), time, claims, pool, wording: familyName, derivation: kind });
+    this.setMetadata(memory, agent, parent, rng);
+    this.wording.set(memory.id, { attrSurface, details });
     return { memory, parents };
   }
 
   /** A fact about another attribute of the same subject, for a summary to merge. */
-  private mergeCandidate(key: KeyCase, rng: Random): { memory: MemoryRow; claim: ClaimRow; attribute: string } | undefined {
+  private mergeCandidate(key: KeyCase, rng: Random): { memory: MemoryRow; claim: ClaimRow; key: KeyCase } | undefined {
     const others = (this.keysBySubject.get(key.subject) ?? []).filter((k) => k !== key);
     if (others.length === 0) return undefined;
     const other = rng.pick(others);
@@ -279,7 +394,7 @@ export class WorldBuilder {
     if (pool.length === 0) return undefined;
     const memory = rng.pick(pool);
     const claim = memory.claims[0] as ClaimRow;
-    return { memory, claim, attribute: other.attribute.name };
+    return { memory, claim, key: other };
   }
 
   // --- after the query, and chatter --------------------------------------------------------------
@@ -294,40 +409,136 @@ export class WorldBuilder {
     }
   }
 
-  private makeChatter(subject: string, rng: Random): void {
+  private makeChatter(subject: Subject, rng: Random): void {
+    const external = this.external.get(subject.name);
+    const name = external ? (external.chatterName ?? subject.name) : this.subjectKind(subject.name) === 'facility' ? `the ${subject.name}` : subject.name;
     for (let i = rng.count(this.config.world.distractorsPerSubject); i > 0; i--) {
       const agent = rng.pick(this.agents);
+      const text = rng.pick(CHATTER).replace('{subject}', name);
       const m = this.memory({
         agent: agent.row.id,
-        text: fill(rng.pick(CHATTER_TEMPLATES), { subject }),
+        text: capitalise(text),
         kind: 'note',
         time: rng.uniform(0, this.config.world.horizon),
         claims: [],
+        derivation: 'chatter',
       });
-      this.setMetadata(m, { observed: agent.role === 'observer', source_type: agent.sourceType }, rng);
+      this.setMetadata(m, agent, null, rng);
     }
+  }
+
+  // --- wording -------------------------------------------------------------------------------------
+
+  /** The family `agent` writes this memory in: its habitual one, or sometimes any allowed family. */
+  private styleOf(agent: SimAgent, rng: Random): string {
+    const { families, agentStyleRate } = this.config.wording;
+    return families.includes(agent.style) && rng.chance(agentStyleRate) ? agent.style : rng.pick(families);
+  }
+
+  /** The fact (subject, attribute worded as `attrSurface`, value) as a family renders it. */
+  private fact(key: KeyCase, value: string, attrSurface: string, rng: Random, house: boolean): Fact {
+    const external = this.external.get(key.subject);
+    if (external) return external.fact(value, attrSurface === key.attribute.name, house, rng);
+    const subject = this.subjectKind(key.subject) === 'facility' ? `the ${key.subject}` : key.subject;
+    const onQuery = attrSurface === key.attribute.name;
+    // Attribute-specific sentences ("X was born in Y") do not name the attribute, so an off-query wording
+    // uses a generic one that carries the synonym; house wording is always the first generic sentence.
+    const templates = statementsOf(key.attribute);
+    const generic = templates.filter((t) => t.includes('{attr}'));
+    const template = house ? (generic[0] as string) : onQuery ? rng.pick(templates) : rng.pick(generic);
+    const slots = { subject, attr: attrSurface, value };
+    const question = fill(rng.pick(key.attribute.questions), { subject, attr: attrSurface });
+    const topic = fill(house ? 'the {attr} of {subject}' : rng.pick(['the {attr} of {subject}', '{subject} {attr}', '{subject}, {attr}']), slots);
+    return { statement: fill(template, slots), topic, question, value };
   }
 
   // --- rows ----------------------------------------------------------------------------------------
 
   private memory(fields: Omit<MemoryRow, 'id' | 'factor'> & { pool?: 'corr' | 'ind' }): MemoryRow {
     const factors = [...new Set(fields.claims.map((c) => c.factor))];
-    const m: MemoryRow = { id: `m${this.nextMemory++}`, ...fields, time: round(fields.time, 2) };
+    const m: MemoryRow = { id: `m${this.nextMemory++}`, ...fields, time: roundTo(fields.time, 2) };
     if (fields.pool === undefined) delete m.pool;
+    if (fields.wording === undefined) delete m.wording;
     if (factors.length > 0) m.factor = factors.join('|');
     this.memories.push(m);
     this.memoryById.set(m.id, m);
     return m;
   }
 
-  private setMetadata(m: MemoryRow, meta: { observed?: boolean; source_type?: string }, rng: Random): void {
-    if (rng.chance(this.config.evidence.missingMetadataRate)) return;
-    if (meta.observed !== undefined) m.observed = meta.observed;
-    if (meta.source_type !== undefined) m.source_type = meta.source_type;
+  /**
+   * observed / source_type (and, when lying, kind). Honest: an observation is observed with its agent's
+   * source type; a derived memory is not observed, source `agent`, or copies its parent's metadata. Then
+   * the lies, at their rates: a derived memory poses as an observation with its source's source type; an
+   * observation is filed as a note, relay or summary; any source type is replaced by a random one.
+   */
+  private setMetadata(m: MemoryRow, agent: SimAgent, parent: MemoryRow | null, rng: Random): void {
+    const { evidence, metadata } = this.config;
+    let observed: boolean | undefined;
+    let sourceType: string | undefined;
+    const isClaimFree = m.claims.length === 0;
+    if (parent === null) {
+      observed = isClaimFree ? agent.role === 'observer' : true;
+      sourceType = agent.sourceType;
+      if (!isClaimFree && rng.chance(metadata.observationAsDerivedRate)) {
+        m.kind = rng.pick(FILED_AS_DERIVED);
+        observed = false;
+        sourceType = 'agent';
+      }
+    } else if (rng.chance(metadata.derivedAsObservationRate)) {
+      m.kind = 'observation';
+      observed = true;
+      sourceType = this.rootSourceType(parent);
+    } else if (rng.chance(evidence.copiedMetadataRate)) {
+      observed = parent.observed;
+      sourceType = parent.source_type;
+    } else {
+      observed = false;
+      sourceType = 'agent';
+    }
+    if (sourceType !== undefined && rng.chance(metadata.sourceTypeNoiseRate)) sourceType = rng.pick(ALL_SOURCES);
+    if (rng.chance(evidence.missingMetadataRate)) return;
+    if (observed !== undefined) m.observed = observed;
+    if (sourceType !== undefined) m.source_type = sourceType;
+  }
+
+  /** The source type of the observation a derived memory ultimately comes from. */
+  private rootSourceType(m: MemoryRow): string {
+    const factor = m.claims[0]?.factor;
+    return (factor !== undefined ? this.factorSourceType.get(factor) : undefined) ?? 'sensor';
   }
 }
 
-function round(x: number, digits: number): number {
+/** The family house wording uses: `plain` when allowed, else the first allowed family. */
+function houseFamily(families: readonly string[]): string {
+  return families.includes('plain') ? 'plain' : (families[0] as string);
+}
+
+function honestKind(role: Role, rng: Random): string {
+  const k = HONEST_KINDS[role];
+  return k.kinds[rng.weighted(k.weights)] as string;
+}
+
+/** Candidate subject names of a kind, real-world where the kind has them. */
+function subjectNames(kind: SubjectKind): string[] {
+  switch (kind) {
+    case 'person':
+      return FIRST_NAMES.flatMap((f) => LAST_NAMES.map((l) => `${f} ${l}`));
+    case 'organisation':
+      return [...ORGANISATIONS, ...ORG_FOUNDERS.flatMap((f) => ORG_SUFFIXES.map((s) => `${f} ${s}`))];
+    case 'country':
+      return [...COUNTRIES];
+    case 'city':
+      return [...CITIES];
+    case 'facility':
+      return FACILITY_PREFIXES.flatMap((p) => FACILITY_NOUNS.map((n) => `${p} ${n}`));
+  }
+}
+
+export function fill(template: string, slots: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => slots[k] ?? `{${k}}`);
+}
+
+function roundTo(x: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
 }

@@ -92,7 +92,7 @@ describe('cama simulate', () => {
     expect(r.stdout).toMatch(/^wrote .+: \d+ agents, \d+ memories, \d+ provenance edges, 12 queries \(seed 5\)$/m);
     expect(r.stdout).toMatch(/^tags: .*intent:/m);
     const names = fs.readdirSync(out).sort();
-    expect(names).toEqual(['agents.jsonl', 'memories.jsonl', 'provenance.jsonl', 'queries.jsonl']);
+    expect(names).toEqual(['agents.jsonl', 'manifest.jsonl', 'memories.jsonl', 'provenance.jsonl', 'queries.jsonl']);
 
     const lib = path.join(tempDir(), 'lib-bundle');
     await simulate(simulatorConfig({ ...config, seed: 5 }), lib);

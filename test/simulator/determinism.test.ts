@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSimBundle, simulateInto } from './helpers';
 
-const FILES = ['agents.jsonl', 'memories.jsonl', 'provenance.jsonl', 'queries.jsonl'];
+const FILES = ['agents.jsonl', 'manifest.jsonl', 'memories.jsonl', 'provenance.jsonl', 'queries.jsonl'];
 
 function bytes(dir: string): Record<string, Buffer> {
   return Object.fromEntries(fs.readdirSync(dir).sort().map((name) => [name, fs.readFileSync(path.join(dir, name))]));

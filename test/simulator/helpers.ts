@@ -7,6 +7,7 @@ import { afterAll } from 'vitest';
 import type { ClaimKey, Query } from '../../shared/domain';
 import { importBundle } from '../../electron/bundle/import';
 import { claimMatchesKey } from '../../electron/engine/hypotheses';
+import { deepMerge } from '../../electron/cli/commands/simulate';
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
@@ -46,6 +47,8 @@ export interface MemoryLine {
   claims?: ClaimLine[];
   pool?: 'base' | 'corr' | 'ind';
   factor?: string;
+  wording?: string;
+  derivation?: 'original' | 'copy' | 'paraphrase' | 'summary' | 'chatter';
 }
 
 export interface EdgeLine {
@@ -101,18 +104,8 @@ export const SMALL = { world: { subjects: 30 }, queries: { count: 40 } };
 
 type Json = Record<string, unknown>;
 
-/** `over` merged into `base`, objects recursively (arrays and scalars replace). */
-export function deepMerge(base: Json, over: Json): Json {
-  const out: Json = { ...base };
-  for (const [k, v] of Object.entries(over)) {
-    const prev = out[k];
-    out[k] =
-      v && typeof v === 'object' && !Array.isArray(v) && prev && typeof prev === 'object' && !Array.isArray(prev)
-        ? deepMerge(prev as Json, v as Json)
-        : v;
-  }
-  return out;
-}
+/** `over` merged into `base`, objects recursively (arrays and scalars replace): the CLI's own merge. */
+export { deepMerge };
 
 /** Simulates SMALL merged with `overrides` into a fresh folder; returns the bundle folder. */
 export async function simulateInto(overrides: Json = {}, dir = path.join(tempDir(), 'bundle')): Promise<string> {
@@ -145,5 +138,5 @@ export function claimOn(m: { claims?: readonly ClaimLine[] }, key: ClaimKey): Cl
 
 export const poolOf = (m: MemoryLine): string => m.pool ?? 'base';
 
-/** Memories derived by the simulator (relays and summaries), as opposed to observations and chatter. */
-export const isDerived = (m: MemoryLine): boolean => m.kind === 'relay' || m.kind === 'summary';
+/** Memories derived by the simulator (copies, paraphrases, summaries), as opposed to observations and chatter (its `kind` may lie). */
+export const isDerived = (m: MemoryLine): boolean => m.derivation === 'copy' || m.derivation === 'paraphrase' || m.derivation === 'summary';

@@ -48,7 +48,7 @@ export function simulateCommand(): Command {
     });
 }
 
-function readConfig(file: string): Record<string, unknown> {
+export function readConfig(file: string): Record<string, unknown> {
   const text = readFileSync(resolve(file), 'utf8');
   let value: unknown;
   try {
@@ -58,6 +58,19 @@ function readConfig(file: string): Record<string, unknown> {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${file}: the config must be a JSON object`);
   return value as Record<string, unknown>;
+}
+
+type Json = Record<string, unknown>;
+
+/** `over` merged into `base`, objects recursively (arrays and scalars replace): config files over defaults. */
+export function deepMerge(base: Json, over: Json): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const prev = out[k];
+    const isObject = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
+    out[k] = isObject(v) && isObject(prev) ? deepMerge(prev, v) : v;
+  }
+  return out;
 }
 
 function parseSeed(value: string): number {
