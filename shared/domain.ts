@@ -8,12 +8,6 @@ export interface Claim {
   value: string;
   /** '+' asserts the value, '-' denies it. */
   polarity: '+' | '-';
-  /**
-   * Evaluation-only ground truth at claim level (our extension of BUNDLE.md, carried as an unknown field):
-   * the latent factor this particular claim expresses. A summary that merges several parents makes claims
-   * from several factors, so its redundancy depends on the query. The engine never reads it.
-   */
-  factor?: string;
 }
 
 export type MemoryPool = 'base' | 'corr' | 'ind';
@@ -29,8 +23,19 @@ export interface Memory {
   observed?: number;
   claims: Claim[];
   pool: MemoryPool;
-  /** Evaluation-only ground truth; the engine must never read it. */
+}
+
+/**
+ * Evaluation-only ground truth a bundle may carry about a memory (BUNDLE.md `factor`, and our claim-level
+ * `factor` extension, carried as an unknown field: a summary that merges several parents makes claims
+ * from several factors, so its redundancy depends on the query). It is not part of `Memory`: the engine
+ * never receives it; the harness, the trainer and the ground-truth views ask the store for it by id.
+ */
+export interface MemoryTruth {
+  /** The memory-level factor (several joined by `|`). */
   factor?: string;
+  /** Per claim, in the memory's claim order: the claim's own factor where given. */
+  claimFactors: Array<string | undefined>;
 }
 
 export interface Agent {

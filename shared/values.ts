@@ -1,8 +1,13 @@
 // Small rules the engine, the evaluation and the workbench must apply identically.
 
-/** How claim values, keys and answers compare: trimmed, inner spaces collapsed, lower case. */
+/**
+ * How claim values, keys and answers compare: trimmed, inner spaces collapsed, lower case, without a
+ * trailing full stop (or other closing punctuation) and without a leading "the " ("the Golden State
+ * Warriors." and "Golden State Warriors" are one hypothesis; a value read from text rarely keeps either).
+ */
 export function normalizeValue(value: string): string {
-  return value.trim().replace(/\s+/g, ' ').toLowerCase();
+  const v = value.trim().replace(/\s+/g, ' ').toLowerCase().replace(/[.,;:!?]+$/, '').trimEnd();
+  return v.startsWith('the ') && v.length > 4 ? v.slice(4) : v;
 }
 
 /** Whether two values are the same hypothesis (null never matches). */

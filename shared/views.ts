@@ -70,6 +70,8 @@ export interface QueryRow {
 export interface MemoryView extends Memory {
   agentName?: string;
   agentReliability?: number;
+  /** Evaluation-only ground truth (the bundle's `factor`), for views that show it as such. */
+  factor?: string;
   /** Recorded parents and children (all of them, not only those in a slice). */
   parents: ProvenanceEdge[];
   children: ProvenanceEdge[];

@@ -84,7 +84,8 @@ function computeQueryRows(store: Store): QueryRow[] {
 export function memoryView(store: Store, id: string): MemoryView {
   const m = store.memory(id);
   if (!m) throw new Error(`no memory "${id}" in this store`);
-  return { ...m, agentName: store.agent(m.agent)?.name, parents: store.parentsOf(id), children: store.childrenOf(id) };
+  const factor = store.truths([id]).get(id)?.factor;
+  return { ...m, agentName: store.agent(m.agent)?.name, ...(factor !== undefined ? { factor } : {}), parents: store.parentsOf(id), children: store.childrenOf(id) };
 }
 
 export function episodeView(store: Store, id: number): EpisodeView {

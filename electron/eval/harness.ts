@@ -2,7 +2,7 @@
 // scored with the paper's metrics (Eq. 18-21) and factor-recovery diagnostics where `factor` is known.
 
 import { performance } from 'node:perf_hooks';
-import type { ClaimKey, Query } from '../../shared/domain';
+import type { ClaimKey, MemoryTruth, Query } from '../../shared/domain';
 import type { EpisodeRecord, SliceVariant } from '../../shared/episode';
 import type { EvalMetricsView, EvalReportView } from '../../shared/views';
 import { dependency } from '../../shared/math/cama';
@@ -155,21 +155,28 @@ function report(opts: EvalOptions, query: Query, method: Method, variant: SliceV
 }
 
 /** The ground-truth factor of a memory's claim on the key: claim-level `factor`, else the memory's. */
-export function factorOn(m: SliceMemory, key: ClaimKey): string | undefined {
-  const claim = m.claims.find((c) => claimMatchesKey(c, key));
-  if (!claim) return undefined;
-  return claim.factor ?? m.factor;
+export function factorOn(m: SliceMemory, truth: MemoryTruth | undefined, key: ClaimKey): string | undefined {
+  const k = m.claims.findIndex((c) => claimMatchesKey(c, key));
+  if (k < 0 || !truth) return undefined;
+  return truth.claimFactors[k] ?? truth.factor;
+}
+
+/** factorOn for every memory of a slice, reading the ground truth from the store once. */
+export function factorsOn(store: Pick<EvalSource, 'truths'>, slice: readonly SliceMemory[], key: ClaimKey): Array<string | undefined> {
+  const truths = store.truths(slice.map((m) => m.id));
+  return slice.map((m) => factorOn(m, truths.get(m.id), key));
 }
 
 /** D_minor / D_rec for an untagged bundle: ground-truth factors where known, provenance roots otherwise. */
 function derive(store: EvalStore, query: Query, slice: readonly SliceMemory[]): { minority: boolean; insufficient: boolean } {
   const key = queryKey(query, slice);
   if (!key) return { minority: false, insufficient: false };
-  const factorOf = (m: SliceMemory): string => factorOn(m, key) ?? `root:${store.ancestorRoots(m.id).join(',')}`;
+  const claiming = store.memories(store.memoryIdsClaiming(key));
+  const truths = store.truths([...slice, ...claiming].map((m) => m.id));
+  const factorOf = (m: SliceMemory): string => factorOn(m, truths.get(m.id), key) ?? `root:${store.ancestorRoots(m.id).join(',')}`;
   const gold = normalize(query.answer as string);
   const goldFactors = new Set(
-    store
-      .memories(store.memoryIdsClaiming(key))
+    claiming
       .filter((m) => query.asOf === undefined || m.time === undefined || m.time <= query.asOf)
       .filter((m) => m.claims.some((c) => claimMatchesKey(c, key) && c.polarity !== '-' && normalize(c.value) === gold))
       .map(factorOf),
@@ -184,7 +191,7 @@ function collectDiagnostics(a: Accumulator, episode: EpisodeRecord, store: EvalS
   const slice = store.memories(step.sliceIds);
   const key = queryKey(query, slice);
   if (!key) return;
-  const factors = slice.map((m) => factorOn(m, key));
+  const factors = factorsOn(store, slice, key);
   const known = factors.filter((f): f is string => f !== undefined);
   if (known.length === 0) return;
   a.nEffError += Math.abs(step.nEff - new Set(known).size);

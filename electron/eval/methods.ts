@@ -4,7 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Query } from '../../shared/domain';
+import type { MemoryTruth, Query } from '../../shared/domain';
 import type { EpisodeRecord, SliceVariant } from '../../shared/episode';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from '../engine/config';
 import { runEpisode } from '../engine/episode';
@@ -19,6 +19,8 @@ import { majorityVote, provenanceRootVote, reliabilityVote, similarityDedupVote 
 
 export interface EvalSource extends MemorySource {
   ancestorRoots(id: string): string[];
+  /** Evaluation-only ground truth by memory id (the engine's memories carry none). */
+  truths(ids: readonly string[]): Map<string, MemoryTruth>;
 }
 
 export interface MethodContext {

@@ -75,7 +75,7 @@ export async function simulate(
       rows.forEach((query, i) => {
         const key = queried[i] as KeyCase;
         const slice = initialSlice(written, toQuery(query), config.retrievalK);
-        query.tags = tagsFor(key, query, slice, onKey.get(keyId(key)) ?? []);
+        query.tags = tagsFor(key, query, slice, onKey.get(keyId(key)) ?? [], world.memoryById);
         onProgress?.(i + 1, queried.length);
       });
     } finally {
@@ -180,7 +180,13 @@ function baseMemoriesByKey(memories: readonly MemoryRow[]): Map<string, MemoryRo
 }
 
 /** Tags from the real initial slice; `onKey` holds every base memory with a claim on the key. */
-function tagsFor(key: KeyCase, query: QueryRow, slice: readonly SliceMemory[], onKey: readonly MemoryRow[]): string[] {
+function tagsFor(
+  key: KeyCase,
+  query: QueryRow,
+  slice: readonly SliceMemory[],
+  onKey: readonly MemoryRow[],
+  rows: ReadonlyMap<string, MemoryRow>,
+): string[] {
   const goldFactors = new Set<string>();
   for (const m of onKey) {
     if (m.time > key.queryTime) continue;
@@ -191,7 +197,8 @@ function tagsFor(key: KeyCase, query: QueryRow, slice: readonly SliceMemory[], o
     slice,
     key: { subject: key.subject, attribute: key.attribute.name },
     gold: query.answer,
-    factorOf: (m) => claimOn(m, key)?.factor ?? m.id,
+    // The slice comes from the store, which keeps ground truth apart: the factor is the world's own row's.
+    factorOf: (m) => claimOn(rows.get(m.id) ?? m, key)?.factor ?? m.id,
     goldFactors,
   });
   const tags: string[] = [];

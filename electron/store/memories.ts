@@ -1,8 +1,11 @@
 // Reading memories: by id, by full-text search (Retrieve, DESIGN.md section 3 item 1) and by claim key.
 import type Database from 'better-sqlite3';
-import type { Claim, ClaimKey, Memory, MemoryPool } from '../../shared/domain';
+import type { Claim, ClaimKey, Memory, MemoryPool, MemoryTruth } from '../../shared/domain';
 
-/** A memory as the engine sees it, with its agent's historical reliability r joined in. */
+/**
+ * A memory as the engine sees it, with its agent's historical reliability r joined in. It carries no
+ * ground truth: the evaluation-only `factor` (memory- and claim-level) is read separately (`truths`).
+ */
 export type StoredMemory = Memory & { agentReliability?: number };
 
 export interface SearchOptions {
@@ -22,12 +25,13 @@ export interface SearchHit {
 }
 
 const COLUMNS = `m.rowid AS rowid, m.id, m.agent, m.text, m.kind, m.time, m.source_type, m.observed, m.claims,
-  m.pool, m.factor, a.reliability AS agent_reliability`;
+  m.pool, a.reliability AS agent_reliability`;
 
 export const MEMORY_SQL = {
   byId: `SELECT ${COLUMNS} FROM memories m LEFT JOIN agents a ON a.id = m.agent WHERE m.id = ?`,
   byIds: `SELECT ${COLUMNS} FROM memories m LEFT JOIN agents a ON a.id = m.agent
     WHERE m.id IN (SELECT value FROM json_each(?))`,
+  truths: `SELECT m.id, m.claims, m.factor FROM memories m WHERE m.id IN (SELECT value FROM json_each(?))`,
   // Two stages, because ranking every match is the cost on a large store: FTS5 ranks alone and keeps the
   // best few (a top-N sort, no join), then those candidates are joined and filtered. `candidates` grows
   // until enough survive the filters or the matches run out.
@@ -57,24 +61,27 @@ interface MemoryRow {
   observed: string | null;
   claims: string | null;
   pool: MemoryPool | null;
-  factor: string | null;
   agent_reliability: number | null;
 }
 
-/** Claims as the domain types them: polarity defaults to '+', claim-level `factor` kept when it is a string. */
+/** Claims as the domain types them: polarity defaults to '+'; the claim-level ground truth is left out. */
 export function parseClaims(json: string | null): Claim[] {
   if (json === null) return [];
   const raw = JSON.parse(json) as Array<Record<string, unknown>>;
-  return raw.map((c) => {
-    const claim: Claim = {
-      subject: c.subject as string,
-      attribute: c.attribute as string,
-      value: c.value as string,
-      polarity: c.polarity === '-' ? '-' : '+',
-    };
-    if (typeof c.factor === 'string') claim.factor = c.factor;
-    return claim;
-  });
+  return raw.map((c) => ({
+    subject: c.subject as string,
+    attribute: c.attribute as string,
+    value: c.value as string,
+    polarity: c.polarity === '-' ? '-' : '+',
+  }));
+}
+
+/** The evaluation-only ground truth of a stored memory: its factor and each claim's own factor. */
+function parseTruth(claims: string | null, factor: string | null): MemoryTruth {
+  const raw = claims === null ? [] : (JSON.parse(claims) as Array<Record<string, unknown>>);
+  const truth: MemoryTruth = { claimFactors: raw.map((c) => (typeof c.factor === 'string' ? c.factor : undefined)) };
+  if (factor !== null) truth.factor = factor;
+  return truth;
 }
 
 /** o_i in [0,1]: a boolean `observed` reads as 1 or 0. */
@@ -96,7 +103,6 @@ function toMemory(row: MemoryRow): StoredMemory {
   if (row.time !== null) m.time = row.time;
   if (row.source_type !== null) m.sourceType = row.source_type;
   if (row.observed !== null) m.observed = parseObserved(row.observed);
-  if (row.factor !== null) m.factor = row.factor;
   if (row.agent_reliability !== null) m.agentReliability = row.agent_reliability;
   return m;
 }
@@ -104,6 +110,7 @@ function toMemory(row: MemoryRow): StoredMemory {
 export class MemoryReader {
   private readonly byId: Database.Statement<[string], MemoryRow>;
   private readonly byIds: Database.Statement<[string], MemoryRow>;
+  private readonly truthRows: Database.Statement<[string], { id: string; claims: string | null; factor: string | null }>;
   private readonly searchCandidates: Database.Statement<[Record<string, unknown>], { rowid: number; score: number }>;
   private readonly filterCandidates: Database.Statement<[Record<string, unknown>], MemoryRow>;
   private readonly claimingKey: Database.Statement<[Record<string, unknown>], { id: string }>;
@@ -111,6 +118,7 @@ export class MemoryReader {
   constructor(db: Database.Database) {
     this.byId = db.prepare(MEMORY_SQL.byId);
     this.byIds = db.prepare(MEMORY_SQL.byIds);
+    this.truthRows = db.prepare(MEMORY_SQL.truths);
     this.searchCandidates = db.prepare(MEMORY_SQL.searchCandidates);
     this.filterCandidates = db.prepare(MEMORY_SQL.filterCandidates);
     this.claimingKey = db.prepare(MEMORY_SQL.claimingKey);
@@ -131,6 +139,14 @@ export class MemoryReader {
       if (!m) throw new Error(`unknown memory id ${JSON.stringify(id)}`);
       return m;
     });
+  }
+
+  /** Ground truth by memory id, for the evaluation harness, the trainer and ground-truth views only. */
+  truths(ids: readonly string[]): Map<string, MemoryTruth> {
+    const out = new Map<string, MemoryTruth>();
+    if (ids.length === 0) return out;
+    for (const row of this.truthRows.all(JSON.stringify(ids))) out.set(row.id, parseTruth(row.claims, row.factor));
+    return out;
   }
 
   /** FTS5 MATCH `match` (an FTS5 query expression), best bm25 first, ties by insertion order. */

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import Database from 'better-sqlite3';
-import type { Agent, ClaimKey, Label, MemoryPool, ProvenanceEdge, Query } from '../../shared/domain';
+import type { Agent, ClaimKey, Label, MemoryPool, MemoryTruth, ProvenanceEdge, Query } from '../../shared/domain';
 import type { EpisodeRecord } from '../../shared/episode';
 import { BundleRows } from './bundleRows';
 import { Catalog, type StoreCounts, type StoredLabel } from './catalog';
@@ -73,6 +73,11 @@ export class Store {
   /** The memories in the given order; throws an Error naming the first unknown id. */
   memories(ids: readonly string[]): StoredMemory[] {
     return this.memoryReader.memories(ids);
+  }
+
+  /** Evaluation-only ground truth (`factor`) by memory id; the engine never asks for it. */
+  truths(ids: readonly string[]): Map<string, MemoryTruth> {
+    return this.memoryReader.truths(ids);
   }
 
   /** Retrieve (DESIGN.md 3.1): FTS5 MATCH `match`, best bm25 first; see SearchOptions. */

@@ -267,6 +267,13 @@ export interface ArbitrationInput {
   alpha: number;
   tauP: number;
   eps?: number;
+  /**
+   * 1 where memory i states something about the query's key (a claim on it, or a value found in its
+   * text), 0 where it states nothing. Absent: every memory is evidence. A memory that states nothing is
+   * not a source: its row of Z is kept for κ and r_ij, but it adds no presence to e_j (so it cannot raise
+   * N_eff), no mass to β_j's average (so it cannot dilute a slot's support) and no weight to ρ_j.
+   */
+  evidence?: ArrayLike<number>;
 }
 
 export interface Arbitration {
@@ -281,12 +288,26 @@ export interface Arbitration {
   entropy: number;
 }
 
+/** Z with the rows of memories that state nothing about the key zeroed (the Z that Eq. 4-6 read). */
+export function evidenceAssignment(Z: Matrix, evidence: ArrayLike<number> | undefined): Matrix {
+  if (evidence === undefined) return Z;
+  if (evidence.length !== Z.rows) throw new RangeError(`evidenceAssignment: Z has ${Z.rows} rows, evidence ${evidence.length}`);
+  const out = matrix(Z.rows, Z.cols, Float64Array.from(Z.data));
+  for (let i = 0; i < Z.rows; i++) {
+    const w = evidence[i] as number;
+    if (w === 1) continue;
+    for (let j = 0; j < Z.cols; j++) out.data[i * Z.cols + j] = (out.data[i * Z.cols + j] as number) * w;
+  }
+  return out;
+}
+
 /** Everything the arbitration of one slice needs, from Z, S and the priors (Eq. 3-7). */
 export function arbitrate(input: ArbitrationInput): Arbitration {
   const eps = input.eps ?? EPSILON;
-  const e = slotPresence(input.assignment);
-  const beta = slotSupport(input.assignment, input.support, eps);
-  const rho = slotReliability(input.assignment, input.priors, input.known, input.head, eps);
+  const Z = evidenceAssignment(input.assignment, input.evidence);
+  const e = slotPresence(Z);
+  const beta = slotSupport(Z, input.support, eps);
+  const rho = slotReliability(Z, input.priors, input.known, input.head, eps);
   const logits = arbitrationLogits(rho, e, beta);
   const P = posterior(logits, input.tauP);
   return {

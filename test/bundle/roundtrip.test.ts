@@ -21,11 +21,14 @@ describe('importing the small fixture', () => {
 
   it('reads what the engine needs: claims, observed, pools, as_of, tags', () => {
     const store = storeWithSmall();
-    expect(store.memory('m1')).toMatchObject({ observed: 1, pool: 'base', time: 3, factor: 'f1', kind: 'observation' });
+    expect(store.memory('m1')).toMatchObject({ observed: 1, pool: 'base', time: 3, kind: 'observation' });
+    // Ground truth is not part of the engine's memory; the store gives it by id, for evaluation only.
+    expect(store.memory('m1')).not.toHaveProperty('factor');
+    expect(store.truths(['m1']).get('m1')).toEqual({ factor: 'f1', claimFactors: [undefined] });
     expect(store.memory('m4')!.observed).toBe(0);
     expect(store.memory('m7')!.observed).toBe(0.7);
     expect(store.memory('m3')!.claims.map((c) => `${c.polarity}${c.value}`)).toEqual(['+closed', '-open']);
-    expect(store.memory('m10')!.claims.map((c) => c.factor)).toEqual(['f1', 'f4']);
+    expect(store.truths(['m10']).get('m10')!.claimFactors).toEqual(['f1', 'f4']);
     expect(store.memory('m12')!.claims).toEqual([]);
     // corr/ind memories are stored but not retrieved by default.
     expect(store.searchMemories('gate', { limit: 20 }).map((h) => h.memory.id)).not.toContain('m8');

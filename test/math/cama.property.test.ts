@@ -649,3 +649,44 @@ describe('symmetries and the bundle', () => {
     );
   });
 });
+
+describe('memories that state nothing about the key (evidence mask)', () => {
+  /** The slice without the rows whose mask is 0. */
+  function kept(s: Slice, mask: readonly number[]): Slice {
+    const keep = mask.flatMap((m, i) => (m === 1 ? [i] : []));
+    const rows = (M: Matrix) => fromRows(keep.map((i) => Array.from(M.data.subarray(i * M.cols, (i + 1) * M.cols))), M.cols);
+    return { ...s, K: keep.length, Z: rows(s.Z), S: rows(s.S), A: rows(s.A), known: keep.map((i) => s.known[i]!) };
+  }
+
+  it('a masked memory counts as if it were not in the slice: same e, N_eff, β, ρ, ℓ and P; κ still covers every row', () => {
+    fc.assert(
+      fc.property(
+        sliceArb.chain((s) => fc.tuple(fc.constant(s), fc.array(fc.constantFrom(0, 1), { minLength: s.K, maxLength: s.K }))),
+        ([s, mask]) => {
+          fc.pre(mask.some((m) => m === 1));
+          const masked = arbitrate({ ...input(s), evidence: mask });
+          const without = arbitrate(input(kept(s, mask)));
+          expect(maxAbsDiff(masked.slotPresence, without.slotPresence)).toBe(0);
+          expect(masked.nEff).toBe(without.nEff);
+          expect(maxAbsDiff(masked.slotSupport.data, without.slotSupport.data)).toBeLessThanOrEqual(1e-12);
+          expect(maxAbsDiff(masked.reliability, without.reliability)).toBeLessThanOrEqual(1e-12);
+          expect(maxAbsDiff(masked.posterior, without.posterior)).toBeLessThanOrEqual(1e-12);
+          expect(masked.kappa).toHaveLength(s.K);
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('an all-ones mask changes nothing', () => {
+    fc.assert(
+      fc.property(sliceArb, (s) => {
+        const a = arbitrate(input(s));
+        const b = arbitrate({ ...input(s), evidence: Array.from({ length: s.K }, () => 1) });
+        expect(Array.from(b.posterior)).toEqual(Array.from(a.posterior));
+        expect(b.nEff).toBe(a.nEff);
+      }),
+      RUNS,
+    );
+  });
+});

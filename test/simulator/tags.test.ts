@@ -3,6 +3,7 @@
 // with the engine's retriever and eval/tags.ts, from the bundle alone, and compare.
 import { describe, expect, it } from 'vitest';
 import type { Query } from '../../shared/domain';
+import { claimMatchesKey } from '../../electron/engine/hypotheses';
 import { initialSlice } from '../../electron/engine/retrieve';
 import { deriveTags } from '../../electron/eval/tags';
 import type { Store } from '../../electron/store/store';
@@ -13,20 +14,22 @@ const K = 10;
 /** The tags deriveTags gives `q` on the slice the harness would retrieve from `store`. */
 function recomputed(store: Store, q: Query): { minority: boolean; insufficient: boolean } {
   const key = keyOf(q);
+  const slice = initialSlice(store, q, K);
+  // Ground truth comes from the store by id (the engine's memories carry none).
+  const claiming = store.memoryIdsClaiming(key);
+  const truths = store.truths([...claiming, ...slice.map((m) => m.id)]);
+  const factorOf = (m: { id: string; claims: readonly { subject: string; attribute: string }[] }) => {
+    const k = m.claims.findIndex((c) => claimMatchesKey(c, key));
+    return (k >= 0 ? truths.get(m.id)?.claimFactors[k] : undefined) ?? m.id;
+  };
   const goldFactors = new Set<string>();
-  for (const id of store.memoryIdsClaiming(key)) {
+  for (const id of claiming) {
     const m = store.memory(id)!;
     if (m.time !== undefined && m.time > q.asOf!) continue;
     const c = claimOn(m, key);
-    if (c && c.value === q.answer) goldFactors.add(c.factor!);
+    if (c && c.value === q.answer) goldFactors.add(factorOf(m));
   }
-  return deriveTags({
-    slice: initialSlice(store, q, K),
-    key,
-    gold: q.answer!,
-    factorOf: (m) => claimOn(m, key)?.factor ?? m.id,
-    goldFactors,
-  });
+  return deriveTags({ slice, key, gold: q.answer!, factorOf, goldFactors });
 }
 
 describe('query tags', () => {

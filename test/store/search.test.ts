@@ -75,9 +75,9 @@ describe('reading memories', () => {
     expect(store.memory('g2')!.observed).toBe(0.25);
     // Agent b was created implicitly: reliability unknown.
     expect(store.memory('g3')).not.toHaveProperty('agentReliability');
-    expect(store.memory('x1')!.claims).toEqual([
-      { subject: 'east bridge', attribute: 'state', value: 'intact', polarity: '-', factor: 'f9' },
-    ]);
+    expect(store.memory('x1')!.claims).toEqual([{ subject: 'east bridge', attribute: 'state', value: 'intact', polarity: '-' }]);
+    // The claim-level ground truth stays in the store, read apart from the memory.
+    expect(store.truths(['x1']).get('x1')!.claimFactors).toEqual(['f9']);
     expect(store.memory('c1')!.pool).toBe('corr');
     expect(store.memory('nope')).toBeUndefined();
   });
