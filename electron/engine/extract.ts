@@ -1,0 +1,369 @@
+// Candidate answers stated in a memory's free text, for memories that carry no structured claims: the
+// offline extractor behind hypotheses (H_q^(t): "what are the candidate answers?") and behind "which
+// memories state anything about the question at all". An LLM extractor (paper, Appendix I) can replace
+// it behind the same shapes. The span shapes and the polarity cues live in extract-spans.ts.
+
+import { normalizeValue } from '../../shared/values';
+import { bare, delimitedSpans, NOT_NAME, polarity, segments, stem, trimName, typedSpans, type Segment, type TypedWant } from './extract-spans';
+import { contentWords, words } from './text';
+
+/** The kind of string a question asks for. person, place, organisation and entity share the name finder. */
+export type AnswerType = 'year' | 'date' | 'number' | 'person' | 'place' | 'organisation' | 'entity' | 'any';
+
+/** The question's key, as the extractor sees it. */
+export interface KeyContext {
+  /** The question text, e.g. "who is the president of the usa". */
+  question: string;
+  /** The structured subject, where the query has one (e.g. "Miranda Otto"). */
+  subject?: string;
+  /** The structured attribute (e.g. "country of citizenship"). */
+  attribute?: string;
+  /** Values other memories state as structured claims on this key: looked for first, returned as given. */
+  knownValues?: readonly string[];
+  /** Strings never returned as values (e.g. agent names). */
+  exclude?: readonly string[];
+}
+
+/** One candidate value in a text: [start, end) where it first appears, and how it was found. */
+export interface Mention {
+  value: string;
+  start: number;
+  end: number;
+  /** '-' where every statement of the value in the text negates or supersedes it ("no longer X", "from X to Y"). */
+  polarity: '+' | '-';
+  /** known: a knownValues entry; typed: a span of the answer type; delimited: the words after "is" / ":" / "=". */
+  via: 'known' | 'typed' | 'delimited';
+}
+
+/** aboutKey below this: the text says nothing about the key and mentions() returns []. With a subject,
+ * a text naming it scores at least 0.6 (its surname alone 0.35); without one, 0.3 is about a third of the
+ * question's weighted content words, e.g. one of "president" / "usa". */
+export const ABOUT_MIN = 0.3;
+/** A segment (sentence, line) is searched when its own share of the key words reaches this (or half the best
+ * segment's share, when that is lower), or it continues one that is searched. */
+const SEGMENT_MIN = 0.3;
+
+// ---- answerType -----------------------------------------------------------------------------------
+
+const NOUN_TYPES: Array<[RegExp, AnswerType]> = [
+  [/^(?:years?|decade|century)$/, 'year'],
+  [/^(?:dates?|day|month|birthday|anniversary|inception|founded|established|released?|premiere|born|died)$/, 'date'],
+  [/^(?:population|number|count|height|weight|length|width|area|elevation|altitude|age|amount|total|score|points|goals|runs|capacity|budget|revenue|salary|price|cost|rate|percent|percentage|duration|size|speed|temperature|votes|seats|attendance|worth|gdp|distance|depth|expectancy|ratio|odds|margin)$/, 'number'],
+  [/^(?:country|citizenship|nationality|place|location|located|city|capital|headquarters|hq|birthplace|residence|region|state|province|continent|county|venue|stadium|arena|address|territory|town|village|island|river|mountain|where)$/, 'place'],
+  [/^(?:employer|team|club|party|affiliation|label|publisher|company|organi[sz]ation|university|school|college|league|network|broadcaster|manufacturer|sponsor|brand|band|studio|airline|operator|developer|firm|franchise|channel)$/, 'organisation'],
+  [/^(?:spouse|wife|husband|partner|father|mother|parent|child|son|daughter|sibling|brother|sister|author|writer|director|producer|composer|creator|founder|ceo|head|leader|president|chair|chairman|owner|coach|manager|captain|governor|mayor|king|queen|monarch|minister|successor|predecessor|performer|singer|actor|actress|cast|winner|champion|designer|architect|inventor|editor|host|presenter|commissioner|secretary|person|player|who)$/, 'person'],
+];
+const HOW_NUMBER = /\bhow\s+(?:many|much|old|long|tall|far|big|high|deep|fast|often|large|heavy|wide)\b|\bwhat\s+(?:percent(?:age)?|proportion|fraction)\b/;
+const RANK_Q = /\b(?:what|which)\s+(?:place|position|rank|seed)\b/;
+const WHAT_WHICH = /\b(?:what|which)(?:['’]s)?\s+((?:[\p{L}\p{N}'’-]+\s*){1,5})/u;
+
+function nounType(ws: readonly string[]): AnswerType | undefined {
+  for (const w of ws) for (const [re, t] of NOUN_TYPES) if (re.test(w)) return t;
+  return undefined;
+}
+
+/** What kind of string the question asks for: from the structured attribute's head noun where given
+ * ("country of citizenship" -> place, "date of birth" -> date, "employer" -> organisation), else from the
+ * wording (what year -> year, when -> date, how many / what percent -> number, who -> person, where ->
+ * place, what / which + a typed noun -> that type, other what / which -> entity, no wh-word -> any). */
+export function answerType(question: string, attribute?: string): AnswerType {
+  if (attribute) {
+    const a = attribute.toLowerCase();
+    const t = nounType(words(a.split(/\s+of\s+/)[0] as string)) ?? nounType(words(a));
+    if (t) return t;
+  }
+  const q = question.toLowerCase();
+  if (HOW_NUMBER.test(q) || (RANK_Q.test(q) && /\b(?:finish|finished|come|came|end|ended|rank|ranked|place)\b/.test(q.replace(RANK_Q, '')))) return 'number';
+  const ww = WHAT_WHICH.exec(q);
+  const t = ww ? nounType(words(ww[1] as string)) : undefined;
+  if (t) return t;
+  if (/\bwhen\b/.test(q)) return 'date';
+  if (/\bwhere\b/.test(q)) return 'place';
+  if (/\bwho(?:m|se)?\b/.test(q)) return 'person';
+  return ww ? 'entity' : 'any';
+}
+
+// ---- Per-question preparation (memoised) ----------------------------------------------------------
+
+// Wh-words, auxiliaries and fillers text.ts's stopwords leave in; common words that weigh half.
+const QUESTION_FILLER = new Set(
+  'whose whats whos wheres whens hows can could would should shall may might must s t also ever get got name called known one there'.split(' '),
+);
+const COMMON = new Set(
+  ('year years time times first last most best top new old latest recent world number people person man woman name game games ' +
+    'season team win won play played make made start end part day days long many much big largest highest record second third ' +
+    'two three book song film movie show series episode episodes state states city country national').split(' '),
+);
+const PLURAL = /\b(?:who|what|which)\s+(?:are|were)\b|\btop\s+\d+|\b(?:two|three|four|five|six|\d+)\s+(?:[a-z]+\s+)?[a-z]+s\b|\b(?:members|cast|names|winners|list|1st)\b/;
+const ORDINAL_Q = /\b(?:place|position|rank|ranked|finish|finished|seed)\b/;
+const DURATION_Q = /\bhow long\b|\bduration\b|\brun ?time\b|\brunning time\b|\blength of\b/;
+
+interface Prepared {
+  type: AnswerType;
+  want: TypedWant;
+  plural: boolean;
+  keys: Map<string, number>; // stem -> weight
+  total: number;
+  subject: string[] | null; // stems, a leading "the" dropped
+  subjectLast: string | null;
+  subjectNorm: string;
+  blocked: Set<string>; // stems and words of the question, subject and attribute
+  known: RegExp | null;
+  knownNorm: Map<string, string>;
+  exclude: Array<{ norm: string; tokens: Set<string> }>;
+}
+
+const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function prepare(ctx: KeyContext): Prepared {
+  const type = answerType(ctx.question, ctx.attribute);
+  const q = ctx.question.toLowerCase();
+  const want: TypedWant =
+    type === 'year' ? { year: true }
+    : type === 'date' ? { date: true }
+    : type === 'number' ? { number: true, numberWords: true, ordinalWords: ORDINAL_Q.test(q), durations: DURATION_Q.test(q) }
+    : type === 'entity' ? { names: 'titles', quoted: true, number: true }
+    : type === 'any' ? { date: true, number: true, names: 'names', quoted: true, durations: DURATION_Q.test(q) }
+    : { names: 'names' };
+  const subjectWords = ctx.subject ? words(ctx.subject).map(bare) : [];
+  if (subjectWords[0] === 'the') subjectWords.shift();
+  const subjectStems = new Set(subjectWords.map(stem));
+  const keys = new Map<string, number>();
+  const caps = new Set((ctx.question.slice(1).match(/\p{Lu}[\p{L}\p{N}]*/gu) ?? []).map((w) => w.toLowerCase()));
+  for (const w of [...contentWords(ctx.question), ...contentWords(ctx.attribute ?? '')]) {
+    const b = bare(w);
+    const st = stem(b);
+    if (QUESTION_FILLER.has(b) || subjectStems.has(st) || keys.has(st)) continue;
+    const weight = (COMMON.has(b) ? 1 : 2) + (caps.has(w) ? 1 : 0) - (b.length < 3 && !/\d/.test(b) ? 0.5 : 0);
+    keys.set(st, weight);
+  }
+  let total = 0;
+  for (const v of keys.values()) total += v;
+  const blocked = new Set<string>();
+  for (const w of contentWords(`${ctx.question} ${ctx.subject ?? ''} ${ctx.attribute ?? ''}`)) blocked.add(bare(w)).add(stem(bare(w)));
+  const knownNorm = new Map<string, string>();
+  for (const v of ctx.knownValues ?? []) if (v.trim() !== '' && !knownNorm.has(normalizeValue(v))) knownNorm.set(normalizeValue(v), v);
+  const alts = [...knownNorm.keys()].sort((a, b) => b.length - a.length).map((v) => escape(v).replace(/ /g, '\\s+'));
+  return {
+    type, want, plural: PLURAL.test(q), keys, total,
+    subject: subjectWords.length > 0 ? subjectWords.map(stem) : null,
+    subjectLast: subjectWords.length > 1 && (subjectWords.at(-1) as string).length >= 3 ? stem(subjectWords.at(-1) as string) : null,
+    subjectNorm: normalizeValue(subjectWords.join(' ')),
+    blocked,
+    known: alts.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${alts.join('|')})(?![\\p{L}\\p{N}])`, 'giu') : null,
+    knownNorm,
+    exclude: (ctx.exclude ?? []).filter((x) => x.trim() !== '').map((x) => ({ norm: normalizeValue(x), tokens: new Set(words(x)) })),
+  };
+}
+
+const MEMO = new Map<string, Prepared>();
+function prepared(ctx: KeyContext): Prepared {
+  const id = [ctx.question, ctx.subject ?? '', ctx.attribute ?? '', (ctx.knownValues ?? []).join('\u0002'), (ctx.exclude ?? []).join('\u0002')].join('\u0001');
+  let p = MEMO.get(id);
+  if (!p) {
+    if (MEMO.size >= 256) MEMO.clear();
+    p = prepare(ctx);
+    MEMO.set(id, p);
+  }
+  return p;
+}
+
+// ---- aboutKey -------------------------------------------------------------------------------------
+
+interface Scan {
+  score: number;
+  segs: Array<Segment & { on: boolean }>;
+  hitEnds: number[];
+}
+
+// A segment continues the one before it when that one ended in ":", "?" or ";", or it opens with a bullet,
+// an answer or old / new label, or a pronoun.
+const CONTINUES =
+  /^(?:[-*•·▪>]|\d+[.)]\s|(?:a|ans|answer|he|she|they|it|it['’]s|its|his|her|their|this|that|these|those|which|so|now|today|currently|since|as of)\b|(?:old|new|current|previous|prior|former|latest|updated?|value|result|status|before|after)\s*:)/i;
+
+function scan(text: string, p: Prepared): Scan {
+  const segs = segments(text).map((s) => ({ ...s, on: false }));
+  const segShare = new Array<number>(segs.length).fill(0);
+  const segSubject = new Array<boolean>(segs.length).fill(false);
+  const seen = new Set<string>();
+  const hitEnds: number[] = [];
+  const recent: string[] = [];
+  let full = false;
+  let partial = false;
+  let share = 0;
+  let si = 0;
+  let segSeen = new Set<string>();
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
+    const end = m.index + m[0].length;
+    while (si < segs.length - 1 && m.index >= (segs[si] as Segment).end) {
+      si++;
+      segSeen = new Set();
+    }
+    const st = stem(bare(m[0]));
+    const w = p.keys.get(st);
+    if (w !== undefined) {
+      hitEnds.push(end);
+      if (!seen.has(st)) (seen.add(st), (share += w / p.total));
+      if (!segSeen.has(st)) (segSeen.add(st), (segShare[si] = (segShare[si] as number) + w / p.total));
+    }
+    if (p.subject) {
+      recent.push(st);
+      if (recent.length > p.subject.length) recent.shift();
+      if (recent.length === p.subject.length && recent.every((r, i) => r === p.subject?.[i])) {
+        full = true;
+        segSubject[si] = true;
+        hitEnds.push(end);
+      } else if (st === p.subjectLast && /^\p{Lu}/u.test(m[0])) {
+        partial = true;
+        segSubject[si] = true;
+        hitEnds.push(end);
+      }
+    }
+  }
+  if (p.total === 0) share = 1;
+  const score = !p.subject ? share : full ? 0.6 + 0.4 * share : partial ? 0.35 + 0.3 * share : 0;
+  const bestSeg = Math.max(1e-9, ...segShare);
+  for (let i = 0; i < segs.length; i++) {
+    const seg = segs[i] as Segment & { on: boolean };
+    const prev = i > 0 ? segs[i - 1] : undefined;
+    const own = p.subject ? segSubject[i] === true : p.total === 0 || (segShare[i] as number) >= Math.min(SEGMENT_MIN, bestSeg / 2);
+    const cont = prev?.on === true && (/[:?;]$/.test(text.slice(prev.start, prev.end)) || CONTINUES.test(text.slice(seg.start, seg.end)));
+    seg.on = own || cont;
+  }
+  return { score, segs, hitEnds: hitEnds.sort((a, b) => a - b) };
+}
+
+/** How strongly a text is about the question's key, in [0, 1]. With a subject: 0 unless the subject
+ * appears (case, punctuation, a leading "the" and a possessive 's tolerated; its last word alone, capitalised,
+ * counts as a weaker match), then 0.6 + 0.4 x the share below (0.35 + 0.3 x for the last word alone).
+ * Without one: the weighted share of the question's (and attribute's) content words the text contains (wh-words,
+ * auxiliaries and stopwords left out; crude stems matched; common words weigh 1, others 2, words capitalised
+ * in the question +1). 1 when the question has no content words. */
+export function aboutKey(text: string, ctx: KeyContext): number {
+  return scan(text, prepared(ctx)).score;
+}
+
+// ---- mentions -------------------------------------------------------------------------------------
+
+const ATTRIBUTION = /\b(?:according to|per|via|sources?:?|reported by|citing|cited by|told)\s*(?:the\s+)?$/i;
+const EXTENSION = /^(?:[ \t]+(?!(?:again|too|also|now|here|there|today|yesterday)\b)\p{Ll}[\p{Ll}-]*){1,3}$/u;
+const LIST_GAP = /^(?:\s*,\s*(?:(?:and|&)\s+)?|\s+(?:and|&)\s+)$/;
+
+interface Cand {
+  start: number;
+  end: number;
+  value: string;
+  norm: string;
+  via: Mention['via'];
+  rank: number;
+  neg: boolean;
+  dateLike: boolean;
+  name: boolean;
+  seg: Segment;
+}
+
+const clean = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+/** The candidates one on-topic segment states: known values, typed spans (names trimmed and joined into
+ * lists), delimited values; overlapping ones are resolved later. */
+function segmentCands(text: string, seg: Segment, p: Prepared, hitEnds: number[], out: Cand[]): void {
+  const add = (start: number, end: number, via: Mention['via'], extra: Partial<Cand> = {}): void => {
+    const value = clean(text.slice(start, end));
+    out.push({ start, end, value, norm: normalizeValue(value), via, rank: via === 'known' ? 0 : via === 'typed' ? 1 : 2, neg: false, dateLike: false, name: false, seg, ...extra });
+  };
+  if (p.known) {
+    p.known.lastIndex = seg.start;
+    for (let m = p.known.exec(text); m && m.index < seg.end; m = p.known.exec(text)) {
+      const norm = normalizeValue(m[0]);
+      add(m.index, m.index + m[0].length, 'known', { value: p.knownNorm.get(norm) ?? m[0], norm });
+    }
+  }
+  const names: Array<[number, number]> = [];
+  for (const sp of typedSpans(text.slice(seg.start, seg.end), p.want)) {
+    const s = seg.start + sp.start;
+    const e = seg.start + sp.end;
+    if (sp.kind === 'name') {
+      const c = trimName(text, s, e, seg.start, (w) => p.blocked.has(w) || p.blocked.has(stem(w)));
+      if (c && !ATTRIBUTION.test(text.slice(Math.max(seg.start, c[0] - 20), c[0]))) names.push(c);
+    } else if (sp.kind === 'quoted') {
+      const inner = text.slice(s + 1, e - 1);
+      const key = /^\s*:/.test(text.slice(e, e + 3)); // a JSON key, not a value
+      const lone = !/[\p{Lu}\p{N}]/u.test(inner) && !/\s/.test(inner.trim());
+      if (!key && !lone && contentWords(inner).some((w) => !p.blocked.has(w) && !p.blocked.has(stem(w)) && !NOT_NAME.has(w))) add(s + 1, e - 1, 'typed');
+    } else if (!p.blocked.has(normalizeValue(text.slice(s, e))) && !(p.type === 'entity' && /^\d{4}$/.test(text.slice(s, e)))) {
+      add(s, e, 'typed', { dateLike: true });
+    }
+  }
+  // Names separated only by ", " / " and ": one list value for 3+ items, for 2 when the question asks for
+  // several, and for "City, Region" when it asks for a place; otherwise each name alone.
+  for (let i = 0; i < names.length; ) {
+    let j = i + 1;
+    while (j < names.length && LIST_GAP.test(text.slice((names[j - 1] as [number, number])[1], (names[j] as [number, number])[0]))) j++;
+    const n = j - i;
+    const commaPair = n === 2 && /^\s*,\s*$/.test(text.slice((names[i] as [number, number])[1], (names[i + 1] as [number, number])[0]));
+    if (n >= 3 || (n === 2 && (p.plural || (p.type === 'place' && commaPair)))) add((names[i] as [number, number])[0], (names[j - 1] as [number, number])[1], 'typed', { name: true });
+    else for (let k = i; k < j; k++) add((names[k] as [number, number])[0], (names[k] as [number, number])[1], 'typed', { name: true });
+    i = j;
+  }
+  if (p.type === 'year' || p.type === 'date' || p.type === 'number') return;
+  for (const d of delimitedSpans(text, seg, hitEnds)) {
+    const norm = normalizeValue(text.slice(d.start, d.end));
+    if (contentWords(text.slice(d.start, d.end)).every((w) => p.blocked.has(w) || p.blocked.has(stem(w)) || NOT_NAME.has(w))) continue;
+    if (p.subjectNorm !== '' && norm.includes(p.subjectNorm)) continue;
+    add(d.start, d.end, 'delimited', { neg: d.neg });
+  }
+}
+
+function excluded(norm: string, p: Prepared): boolean {
+  const toks = words(norm);
+  return p.exclude.some((x) => norm === x.norm || ` ${norm} `.includes(` ${x.norm} `) || (toks.length > 0 && toks.every((t) => x.tokens.has(t))));
+}
+
+/** The candidate values a text states for the key, in order of first appearance, one per normalised value:
+ * knownValues found in the text (returned as given); spans of the answer type (years; full dates in common
+ * formats; numbers with units, %, money, number words, ordinals; capitalised names with connectors such as
+ * "of", "de", "the", and lists "Jay Park, David Foster and Anggun"; quoted titles for what-questions); and
+ * delimited values (after "is / was / : / = / — / ->" following the key's words, or an answer label, up to the
+ * clause end, at most 6 words; not for year / date / number questions, where the typed spans decide).
+ * Only sentences about the key (and those continuing them) are read, so a sentence on another subject
+ * contributes nothing. Never returns the question's or subject's own words (knownValues excepted) nor
+ * excluded strings; a lone surname folds into the full name it belongs to. polarity '-' where every
+ * statement of the value is negated or superseded (see polarity in extract-spans.ts). [] when
+ * aboutKey(text, ctx) < ABOUT_MIN. */
+export function mentions(text: string, ctx: KeyContext): Mention[] {
+  const p = prepared(ctx);
+  const sc = scan(text, p);
+  if (sc.score < ABOUT_MIN) return [];
+  const cands: Cand[] = [];
+  for (const seg of sc.segs) if (seg.on) segmentCands(text, seg, p, sc.hitEnds, cands);
+  // "is Coupling reaction": a delimited value that starts with a typed name and only adds lower-case words wins.
+  for (const d of cands)
+    if (d.via === 'delimited')
+      for (const t of cands)
+        if (t.name && t.start === d.start && t.end < d.end && EXTENSION.test(text.slice(t.end, d.end))) t.rank = 3;
+  cands.sort((a, b) => a.rank - b.rank || a.start - b.start);
+  const kept: Cand[] = [];
+  for (const c of cands) {
+    if (c.norm === '' || kept.some((k) => c.start < k.end && k.start < c.end) || excluded(c.norm, p)) continue;
+    kept.push(c);
+  }
+  kept.sort((a, b) => a.start - b.start);
+  const byNorm = new Map<string, Mention>();
+  const tokensOf = new Map<string, Set<string>>();
+  for (const c of kept) if (c.name && c.norm.includes(' ')) tokensOf.set(c.norm, new Set(c.norm.split(' ')));
+  for (const c of kept) {
+    const pol = c.neg ? '-' : polarity(text, c.seg, c.start, c.end, c.dateLike);
+    let key = c.norm;
+    if (c.name && !c.norm.includes(' ')) for (const [n, t] of tokensOf) if (t.has(c.norm)) key = n;
+    const prev = byNorm.get(key);
+    if (!prev) {
+      byNorm.set(key, { value: c.value, start: c.start, end: c.end, polarity: pol, via: c.via });
+    } else {
+      if (pol === '+') prev.polarity = '+';
+      if (key === c.norm && prev.value.split(' ').length === 1 && c.value.includes(' ')) Object.assign(prev, { value: c.value, start: c.start, end: c.end });
+    }
+  }
+  return [...byNorm.values()].sort((a, b) => a.start - b.start);
+}
