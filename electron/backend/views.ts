@@ -4,10 +4,9 @@ import type { ProvenanceEdge } from '../../shared/domain';
 import type { EpisodeRecord } from '../../shared/episode';
 import { sameValue } from '../../shared/values';
 import type { EpisodeView, GraphView, MemoryView, ProvenanceOverview, QueryRow, WhatIfResult } from '../../shared/views';
-import { majorityVote } from '../eval/baselines';
+import { majorityVote, statedValues } from '../eval/baselines';
 import { engineConfig } from '../engine/config';
 import { analyseSlice, analysisFields, argmax } from '../engine/episode';
-import { queryKey } from '../engine/hypotheses';
 import { DisjointSets } from '../engine/provenance';
 import type { EngineSetup } from '../runtime/setup';
 import type { Store } from '../store/store';
@@ -54,7 +53,7 @@ function computeQueryRows(store: Store): QueryRow[] {
     let majority: string | null = null;
     if (first) {
       const slice = store.memories(first.sliceIds);
-      majority = majorityVote(slice, queryKey(q, slice)).answer;
+      majority = majorityVote(slice, statedValues(q, slice)).answer;
     }
     const cama = episode?.answer ?? null;
     const gold = q.answer ?? null;
@@ -102,7 +101,7 @@ export function episodeView(store: Store, id: number): EpisodeView {
     const slice = s.sliceIds.map((mid) => memories[mid]).filter((m): m is MemoryView => m !== undefined);
     // In the vote's own order (first supporter's rank), so the first top count is the baseline's pick
     // even on ties; hypotheses nobody asserts follow with 0.
-    const tally = majorityVote(slice, queryKey(query, slice)).tally.map((x) => ({ value: x.value, count: x.weight }));
+    const tally = majorityVote(slice, statedValues(query, slice)).tally.map((x) => ({ value: x.value, count: x.weight }));
     return [...tally, ...s.hypotheses.filter((h) => !tally.some((x) => sameValue(x.value, h))).map((h) => ({ value: h, count: 0 }))];
   });
   return { episode, query, memories, agents, labels, votes };

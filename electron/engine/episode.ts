@@ -16,7 +16,7 @@ import { FIXED_RELIABILITY_HEAD, priorAttributes } from './priors';
 import { traceCandidates } from './provenance';
 import { reformulations } from './reformulate';
 import { initialSlice, retrieve } from './retrieve';
-import type { SupportScores } from './scorer';
+import { evidenceMask, type SupportScores } from './scorer';
 import { buildSliceInput } from './slice-input';
 import type { MemorySource, SliceMemory } from './types';
 
@@ -62,6 +62,8 @@ export async function analyseSlice(
   const arbitration = arbitrate({
     assignment,
     support: support.support,
+    // Memories that state nothing about the key (by their claims or their text) are not sources.
+    evidence: evidenceMask(input.claimSupport),
     priors,
     known,
     head: output.reliabilityHead ?? FIXED_RELIABILITY_HEAD,

@@ -214,6 +214,7 @@ const NOT_ALONE = new Set(
   ('new old last first latest current final edit correction based january february march april may june july august september october ' +
     'november december').split(' '),
 );
+const STATES_IT = /^(?:['’]s)?(?:\s*(?:$|[.,;:!?)\]—–=>-])|\s+(?:is|was|are|were|has|had|have|won|wins|holds|held|leads|led|owns|owned|plays|played|got|gets|scored|became|beat|beats|took|takes|runs|ran|hosts|hosted|claimed|claims|remains|remained|tops|topped|came|comes|finished|set|sets)\b)/;
 const CONNECTORS = new Set('of the a an de del della di da do dos das du des la le van von der den ter bin ibn al el y & in on at for to with from and under over'.split(' '));
 const FORCED_BEFORE = /(?:^|[.!?:;\-•*>"“(\[{]|\n)\s*$/;
 const CONTRACTION = /^\p{L}+['’](?:m|re|ve|ll|d|t)$/u;
@@ -231,6 +232,7 @@ export function trimName(text: string, s: number, e: number, segStart: number, i
   const key = (w: string): boolean => w.split(/[-–]/).every(isKeyWord);
   const at = (k: number): { s: number; e: number; w: string; conn: boolean } => toks[k] as { s: number; e: number; w: string; conn: boolean };
   let forced = s === segStart || FORCED_BEFORE.test(text.slice(Math.max(segStart, s - 3), s));
+  const opensSentence = forced;
   let i = 0;
   let j = toks.length;
   for (; i < j; i++, forced = true) {
@@ -247,6 +249,10 @@ export function trimName(text: string, s: number, e: number, segStart: number, i
   if (own >= 2) while (j > i && (key(at(j - 1).w) || at(j - 1).conn)) j--;
   if (own === 0 || j <= i) return null;
   if (j - i === 1 && (at(i).w.length < 2 || NOT_NAME.has(at(i).w) || NOT_ALONE.has(at(i).w))) return null;
+  // A lone capitalised word that opens a sentence is a name only where the sentence states it as the
+  // answer ("Monarchos won ...", "Croatia is ...", "Croatia." on its own), not where it is an ordinary
+  // word capitalised by its position ("Rain pooled by the gate").
+  if (j - i === 1 && i === 0 && opensSentence && !STATES_IT.test(text.slice(at(i).e, at(i).e + 24))) return null;
   let a = at(i).s;
   let b = at(j - 1).e;
   while (a < b && /[“"‘']/.test(text[a] as string)) a++;

@@ -1,9 +1,10 @@
 // H_q^(t): candidate hypotheses. Offline, the distinct values of the claims the slice makes on the
-// query's (subject, attribute). An LLM extractor (paper, Appendix I) can replace this behind the same
-// function shape.
+// query's (subject, attribute), then the values the text of claim-free memories states (text-claims.ts).
+// An LLM extractor (paper, Appendix I) can replace this behind the same function shape.
 
 import type { Claim, ClaimKey, Query } from '../../shared/domain';
 import { normalize } from './text';
+import type { TextReading } from './text-claims';
 import type { SliceMemory } from './types';
 
 export interface Hypothesis {
@@ -38,7 +39,7 @@ export function queryKey(query: Query, slice: readonly SliceMemory[]): ClaimKey 
 }
 
 /** Distinct claim values on `key` across the slice, in order of first appearance. */
-export function extractHypotheses(slice: readonly SliceMemory[], key: ClaimKey | null): Hypothesis[] {
+export function claimedValues(slice: readonly SliceMemory[], key: ClaimKey | null): Hypothesis[] {
   if (!key) return [];
   const seen = new Map<string, Hypothesis>();
   for (const m of slice) {
@@ -49,4 +50,23 @@ export function extractHypotheses(slice: readonly SliceMemory[], key: ClaimKey |
     }
   }
   return [...seen.values()];
+}
+
+/**
+ * H_q: the claimed values on `key`, then the values claim-free memories' texts state (in slice order),
+ * each once by its normalised identity.
+ */
+export function extractHypotheses(slice: readonly SliceMemory[], key: ClaimKey | null, reading?: TextReading): Hypothesis[] {
+  const out = claimedValues(slice, key);
+  if (!reading) return out;
+  const seen = new Set(out.map((h) => h.norm));
+  for (const list of reading.mentions) {
+    for (const m of list) {
+      const norm = normalize(m.value);
+      if (norm === '' || seen.has(norm)) continue;
+      seen.add(norm);
+      out.push({ value: m.value, norm });
+    }
+  }
+  return out;
 }

@@ -1,14 +1,18 @@
-// s_i(h): the symbolic claim scorer. Where a memory's claims decide support exactly, it stands in for
-// the neural scorer (DESIGN.md section 3 item 4), and every row records which scorer produced it.
+// s_i(h): the symbolic scorers. Where a memory's claims decide support exactly, the claim scorer stands in
+// for the neural scorer (DESIGN.md section 3 item 4); a claim-free memory's row comes from the values its
+// text states (scorer `text`, text-claims.ts), which a trained model's neural scorer replaces. Every row
+// records which scorer produced it.
 //
 // The query's attribute is read as single-valued: asserting value v supports h = v (+1) and contradicts
 // every other hypothesis (−1); denying v (polarity '-') contradicts h = v (−1) and says nothing of the
-// others. A memory with several claims on the key averages them. No claim on the key: 0 everywhere.
+// others. A memory with several claims (or stated values) on the key averages them. A memory that states
+// nothing about the key: 0 everywhere (scorer `none`), and it is not evidence.
 
 import type { ClaimKey } from '../../shared/domain';
 import { type Matrix, matrix } from '../../shared/math/matrix';
 import { claimMatchesKey, type Hypothesis } from './hypotheses';
 import { normalize } from './text';
+import { TEXT_SCORER, type TextReading } from './text-claims';
 import type { SliceMemory } from './types';
 
 export const CLAIM_SCORER = 'claims';
@@ -21,18 +25,22 @@ export interface SupportScores {
   scorer: string[];
 }
 
-export function claimSupport(slice: readonly SliceMemory[], key: ClaimKey | null, hypotheses: readonly Hypothesis[]): SupportScores {
+export function claimSupport(slice: readonly SliceMemory[], key: ClaimKey | null, hypotheses: readonly Hypothesis[], reading?: TextReading): SupportScores {
   const K = slice.length;
   const L = hypotheses.length;
   const support = matrix(K, L);
   const scorer: string[] = [];
   slice.forEach((m, i) => {
-    const claims = key ? m.claims.filter((c) => claimMatchesKey(c, key)) : [];
+    const stated = reading?.mentions[i] ?? [];
+    const claims =
+      key && m.claims.length > 0
+        ? m.claims.filter((c) => claimMatchesKey(c, key))
+        : stated.map((x) => ({ value: x.value, polarity: x.polarity }));
     if (claims.length === 0) {
       scorer.push(NO_EVIDENCE);
       return;
     }
-    scorer.push(CLAIM_SCORER);
+    scorer.push(m.claims.length > 0 ? CLAIM_SCORER : TEXT_SCORER);
     for (const c of claims) {
       const v = normalize(c.value);
       hypotheses.forEach((h, k) => {
@@ -47,4 +55,9 @@ export function claimSupport(slice: readonly SliceMemory[], key: ClaimKey | null
 /** Whether memory i makes any claim on the key (it is evidence, not background). */
 export function isEvidence(m: SliceMemory, key: ClaimKey | null): boolean {
   return key !== null && m.claims.some((c) => claimMatchesKey(c, key));
+}
+
+/** 1 where a support row says something (claims or text on the key), 0 where the memory states nothing. */
+export function evidenceMask(support: SupportScores): Float64Array {
+  return Float64Array.from(support.scorer, (s) => (s === NO_EVIDENCE ? 0 : 1));
 }

@@ -10,12 +10,11 @@ import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from '../engine/config';
 import { runEpisode } from '../engine/episode';
 import { heuristicModel } from '../engine/evidence/heuristic';
 import type { EvidenceModel } from '../engine/evidence/model';
-import { queryKey } from '../engine/hypotheses';
 import { heuristicPolicy, type RecoveryPolicy } from '../engine/policy';
 import type { MemorySource, SliceMemory } from '../engine/types';
 import { defaultModelsDir } from '../model/paths';
 import { engineSetupWithModel } from '../runtime/setup';
-import { majorityVote, provenanceRootVote, reliabilityVote, similarityDedupVote } from './baselines';
+import { majorityVote, provenanceRootVote, reliabilityVote, similarityDedupVote, statedValues } from './baselines';
 
 export interface EvalSource extends MemorySource {
   ancestorRoots(id: string): string[];
@@ -110,13 +109,13 @@ function trainedModel(fileName: string, howToTrain: string): ModelSwap {
 }
 
 export const METHODS: readonly Method[] = [
-  vote('majority_vote', 'one vote per memory entry', (_, q, s) => majorityVote(s, queryKey(q, s)).answer),
-  vote('reliability_vote', "entries weighted by their agent's reliability", (_, q, s) => reliabilityVote(s, queryKey(q, s)).answer),
+  vote('majority_vote', 'one vote per memory entry', (_, q, s) => majorityVote(s, statedValues(q, s)).answer),
+  vote('reliability_vote', "entries weighted by their agent's reliability", (_, q, s) => reliabilityVote(s, statedValues(q, s)).answer),
   vote('provenance_root', 'one vote per recorded provenance root', (ctx, q, s) =>
-    provenanceRootVote(s, queryKey(q, s), (id) => ctx.source.ancestorRoots(id)).answer,
+    provenanceRootVote(s, statedValues(q, s), (id) => ctx.source.ancestorRoots(id)).answer,
   ),
   vote('similarity_dedup', 'one vote per near-duplicate text cluster', (ctx, q, s) =>
-    similarityDedupVote(s, queryKey(q, s), ctx.config.duplicateThreshold).answer,
+    similarityDedupVote(s, statedValues(q, s), ctx.config.duplicateThreshold).answer,
   ),
   cama('cama', 'factor-level arbitration with Expand / Trace / Stop recovery', {}),
   cama('cama_wo_decoupling', 'w/o evidence decoupling: each memory its own slot', { decoupling: false }),

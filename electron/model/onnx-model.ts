@@ -10,7 +10,7 @@ import type { ReliabilityHead } from '../../shared/math/cama';
 import { type Matrix, matrix } from '../../shared/math/matrix';
 import type { EvidenceModel, EvidenceOutput, SliceInput } from '../engine/evidence/model';
 import { PRIOR_DIM } from '../engine/priors';
-import { CLAIM_SCORER, type SupportScores } from '../engine/scorer';
+import { CLAIM_SCORER, NO_EVIDENCE, type SupportScores } from '../engine/scorer';
 import { checkContract, ModelContractError, type ModelInfo } from './contract';
 import { featurize, MEMORY_DIM, PAIR_DIM, type SliceFeatures } from './featurizer';
 import { readMetadata } from './onnx-export';
@@ -100,18 +100,27 @@ export class OnnxEvidenceModel implements EvidenceModel {
   }
 }
 
-/** The claim scorer's row where the memory's claims decide support, the neural row elsewhere. */
+/**
+ * The claim scorer's row where the memory's claims decide support, the neural row where only its text
+ * says something about the key, and zeros (scorer `none`) where it states nothing: a memory that claims
+ * nothing about the question never backs an answer, whatever the neural scorer would make of it.
+ */
 export function mixSupport(input: SliceInput, neural: Float32Array): SupportScores {
-  const claims = input.claimSupport;
-  const K = claims.support.rows;
-  const L = claims.support.cols;
+  const symbolic = input.claimSupport;
+  const K = symbolic.support.rows;
+  const L = symbolic.support.cols;
   const support = matrix(K, L);
   const scorer: string[] = [];
   for (let i = 0; i < K; i++) {
-    const useClaims = claims.scorer[i] === CLAIM_SCORER;
+    const kind = symbolic.scorer[i];
+    if (kind === NO_EVIDENCE) {
+      scorer.push(NO_EVIDENCE);
+      continue;
+    }
+    const useClaims = kind === CLAIM_SCORER;
     scorer.push(useClaims ? CLAIM_SCORER : NEURAL_SCORER);
     for (let h = 0; h < L; h++) {
-      support.data[i * L + h] = useClaims ? (claims.support.data[i * L + h] as number) : (neural[i * L + h] as number);
+      support.data[i * L + h] = useClaims ? (symbolic.support.data[i * L + h] as number) : (neural[i * L + h] as number);
     }
   }
   return { support, scorer };

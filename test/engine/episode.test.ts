@@ -8,7 +8,7 @@ import { argmax, runEpisode } from '../../electron/engine/episode';
 import { heuristicModel } from '../../electron/engine/evidence/heuristic';
 import { heuristicPolicy } from '../../electron/engine/policy';
 import type { Store } from '../../electron/store/store';
-import { majorityVote } from '../../electron/eval/baselines';
+import { majorityVote, statedValues } from '../../electron/eval/baselines';
 import type { EpisodeRecord, StepRecord } from '../../shared/episode';
 import { effectiveSourceCount, isSufficient, slotShares } from '../../shared/math/cama';
 import { queryOf, storeWith } from './helpers';
@@ -43,7 +43,7 @@ describe('recovering from a copied stale source', () => {
     expect([...first.sliceIds].sort()).toEqual([...COPIES, 't1', 't2'].sort());
     for (const c of COPIES) expect(store.parentsOf(c).map((p) => p.parent)).toEqual(['s0']);
     // On it the copies outvote the truth, by entry count and under CAMA alike.
-    expect(majorityVote(store.memories(first.sliceIds), { subject: 'north gate', attribute: 'state' }).answer).toBe('open');
+    expect(majorityVote(store.memories(first.sliceIds), statedValues(queryOf(store, 'gate'), store.memories(first.sliceIds))).answer).toBe('open');
     expect(leader(first)).toBe('open');
     expect(first.nEff).toBeCloseTo(6, 12);
 
@@ -184,7 +184,9 @@ describe('the episode record', () => {
       // N_eff is Eq. 4 of the slot presence shown, at the configured order.
       expect(s.nEff).toBe(effectiveSourceCount(s.slotPresence, config.alpha));
       expect(s.slotShares).toEqual(Array.from(slotShares(s.slotPresence)));
-      expect(s.slotPresence).toEqual(s.assignment[0]!.map((_, j) => Math.max(...s.assignment.map((row) => row[j] as number))));
+      // e_j is the largest z_ij over the members that state something about the key (scorer not 'none').
+      const evidenceRows = s.assignment.filter((_, i) => s.scorer[i] !== 'none');
+      expect(s.slotPresence).toEqual(s.assignment[0]!.map((_, j) => Math.max(0, ...evidenceRows.map((row) => row[j] as number))));
       // Shapes: one row per slice member.
       expect(s.assignment).toHaveLength(s.sliceIds.length);
       expect(s.support).toHaveLength(s.sliceIds.length);

@@ -160,7 +160,8 @@ describe('mentions: what is never a value', () => {
 
   it('excluded strings such as agent names, whole or in part', () => {
     const text = 'Scout-7 and Agent Smith both report the president of the USA is Joe Biden.';
-    expect(values(text, PRESIDENT)).toEqual(['Scout-7', 'Smith', 'Joe Biden']);
+    // A lone capitalised word opening the sentence is not taken for a name unless the sentence states it ("Scout-7 and ...").
+    expect(values(text, PRESIDENT)).toEqual(['Smith', 'Joe Biden']);
     expect(values(text, { ...PRESIDENT, exclude: ['scout-7', 'Agent Smith'] })).toEqual(['Joe Biden']);
   });
 
@@ -297,5 +298,17 @@ describe('mentions on SituatedQA dev sentences', () => {
     }
     // Measured: 5 of 408, each sharing most of its key ("... super bowl 2018", "... come out").
     expect(hits / (rows.length - 1)).toBeLessThan(0.03);
+  });
+});
+
+describe('a lone capitalised word opening a sentence', () => {
+  const OWNER: KeyContext = { question: 'Who owns the south gate?', subject: 'south gate', attribute: 'owner' };
+  it('is an ordinary word there, not a candidate value', () => {
+    expect(values('Rain pooled by the south gate all week.', OWNER)).toEqual([]);
+  });
+  it('is a value where the sentence states it as the answer', () => {
+    expect(values('Esme owns the south gate now.', OWNER)).toEqual(['Esme']);
+    expect(values('Esme is the owner of the south gate.', OWNER)).toEqual(['Esme']);
+    expect(values('South gate owner? Esme.', OWNER)).toEqual(['Esme']);
   });
 });

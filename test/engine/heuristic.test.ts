@@ -101,11 +101,11 @@ describe('what the assignment does to arbitration', () => {
   const deps = { model: heuristicModel(THRESHOLD), config: engineConfig() };
   const analyse = (ids: string[]) => analyseSlice(deps, owner, store.memories(ids), store.edgesAmong(ids));
 
-  it('counts a copied line once: N_eff is the number of groups', async () => {
+  it('counts a copied line once: N_eff is the number of evidence groups (the background slot of chatter is no source)', async () => {
     const a = await analyse(['n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7', 'n9']);
     expect(a.provider).toBe('heuristic-components');
-    expect(a.arbitration.nEff).toBeCloseTo(4, 12);
-    expect(Array.from(a.arbitration.slotPresence)).toEqual([1, 1, 1, 1, 0, 0]);
+    expect(a.arbitration.nEff).toBeCloseTo(3, 12);
+    expect(Array.from(a.arbitration.slotPresence)).toEqual([1, 1, 1, 0, 0, 0]);
   });
 
   it('leaves the posterior unchanged when claim-free chatter joins the slice', async () => {

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { engineConfig } from '../../electron/engine/config';
 import { heuristicModel } from '../../electron/engine/evidence/heuristic';
 import { heuristicPolicy } from '../../electron/engine/policy';
-import { majorityVote, provenanceRootVote, reliabilityVote, similarityDedupVote } from '../../electron/eval/baselines';
+import { majorityVote, provenanceRootVote, reliabilityVote, similarityDedupVote, statedValues } from '../../electron/eval/baselines';
 import { METHODS, resolveMethods } from '../../electron/eval/methods';
 import type { Store } from '../../electron/store/store';
 import { queryOf, storeWith } from '../engine/helpers';
@@ -16,7 +16,9 @@ beforeEach(() => {
   store = storeWith('baselines');
 });
 
-const KEY = { subject: 'river lab', attribute: 'colour' };
+const QUERY = { id: 'q', text: 'What colour is the river lab?', subject: 'river lab', attribute: 'colour', tags: [], corrIds: [], indIds: [] };
+/** What each memory of the slice asserts on the key (its claims; these memories all have some). */
+const stated = (ids: string[]) => statedValues(QUERY, store.memories(ids));
 const THRESHOLD = engineConfig().duplicateThreshold;
 const slice = (ids: string[]) => store.memories(ids);
 const roots = (id: string) => store.ancestorRoots(id);
@@ -25,7 +27,7 @@ describe('on copies of one low-reliability source', () => {
   const ids = ['g1', 'r1', 'g2', 'g3', 'r2', 'd1'];
 
   it('majority vote counts every entry: the three copies win', () => {
-    expect(majorityVote(slice(ids), KEY)).toEqual({
+    expect(majorityVote(slice(ids), stated(ids))).toEqual({
       answer: 'grey',
       // g2 writes "Grey": it votes with g1 under the display first seen. d1 denies red: denials do not vote.
       tally: [
@@ -36,7 +38,7 @@ describe('on copies of one low-reliability source', () => {
   });
 
   it("reliability vote weighs each entry by its agent's reliability, 0.5 where unknown", () => {
-    const r = reliabilityVote(slice(ids), KEY);
+    const r = reliabilityVote(slice(ids), stated(ids));
     expect(r.answer).toBe('red');
     expect(r.tally[0]).toEqual({ value: 'grey', weight: 0.3 + 0.3 + 0.3 });
     expect(r.tally[1]).toEqual({ value: 'red', weight: 0.9 + 0.5 });
@@ -44,7 +46,7 @@ describe('on copies of one low-reliability source', () => {
 
   it('provenance-root vote counts one vote per recorded root, even when the root is not retrieved', () => {
     expect(ids.map(roots)).toEqual([['g0'], ['r1'], ['g0'], ['g0'], ['r2'], ['d1']]);
-    expect(provenanceRootVote(slice(ids), KEY, roots)).toEqual({
+    expect(provenanceRootVote(slice(ids), stated(ids), roots)).toEqual({
       answer: 'red',
       tally: [
         { value: 'grey', weight: 1 },
@@ -54,7 +56,7 @@ describe('on copies of one low-reliability source', () => {
   });
 
   it('similarity dedup counts one vote per near-duplicate cluster', () => {
-    expect(similarityDedupVote(slice(ids), KEY, THRESHOLD)).toEqual({
+    expect(similarityDedupVote(slice(ids), stated(ids), THRESHOLD)).toEqual({
       answer: 'red',
       tally: [
         { value: 'grey', weight: 1 },
@@ -69,7 +71,7 @@ describe('where wording and provenance disagree', () => {
   const ids = ['w1', 'x1', 'w2', 'x2', 'x3'];
 
   it('provenance-root dedup sees the paraphrases as one source, not the look-alike inspectors', () => {
-    expect(provenanceRootVote(slice(ids), KEY, roots)).toEqual({
+    expect(provenanceRootVote(slice(ids), stated(ids), roots)).toEqual({
       answer: 'red',
       tally: [
         { value: 'red', weight: 2 },
@@ -79,35 +81,35 @@ describe('where wording and provenance disagree', () => {
   });
 
   it('similarity dedup merges the look-alike inspectors and counts each paraphrase', () => {
-    expect(similarityDedupVote(slice(ids), KEY, THRESHOLD)).toEqual({
+    expect(similarityDedupVote(slice(ids), stated(ids), THRESHOLD)).toEqual({
       answer: 'grey',
       tally: [
         { value: 'red', weight: 1 },
         { value: 'grey', weight: 3 },
       ],
     });
-    expect(majorityVote(slice(ids), KEY).answer).toBe('grey');
+    expect(majorityVote(slice(ids), stated(ids)).answer).toBe('grey');
   });
 });
 
 describe('ties', () => {
   it('go to the hypothesis whose first supporter ranks highest in the slice', () => {
-    expect(majorityVote(slice(['r1', 'g1']), KEY).answer).toBe('red');
-    expect(majorityVote(slice(['g1', 'r1']), KEY).answer).toBe('grey');
+    expect(majorityVote(slice(['r1', 'g1']), stated(['r1', 'g1'])).answer).toBe('red');
+    expect(majorityVote(slice(['g1', 'r1']), stated(['g1', 'r1'])).answer).toBe('grey');
     // 2-2: red's first supporter (r1) is at rank 1, grey's (g1) at rank 2.
-    expect(majorityVote(slice(['d1', 'r1', 'g1', 'g2', 'r2']), KEY).answer).toBe('red');
-    expect(majorityVote(slice(['d1', 'g1', 'r1', 'r2', 'g2']), KEY).answer).toBe('grey');
+    expect(majorityVote(slice(['d1', 'r1', 'g1', 'g2', 'r2']), stated(['d1', 'r1', 'g1', 'g2', 'r2'])).answer).toBe('red');
+    expect(majorityVote(slice(['d1', 'g1', 'r1', 'r2', 'g2']), stated(['d1', 'g1', 'r1', 'r2', 'g2'])).answer).toBe('grey');
     // g1 and g2 share the root g0: one grey vote against w1's one red vote; the first supporter decides.
-    expect(provenanceRootVote(slice(['g1', 'g2', 'w1']), KEY, roots).answer).toBe('grey');
-    expect(provenanceRootVote(slice(['w1', 'g1', 'g2']), KEY, roots).answer).toBe('red');
+    expect(provenanceRootVote(slice(['g1', 'g2', 'w1']), stated(['g1', 'g2', 'w1']), roots).answer).toBe('grey');
+    expect(provenanceRootVote(slice(['w1', 'g1', 'g2']), stated(['w1', 'g1', 'g2']), roots).answer).toBe('red');
     // w1 and w2 are one cluster: one red vote against x1's grey, and x1 ranks first.
-    expect(similarityDedupVote(slice(['x1', 'w1', 'w2']), KEY, THRESHOLD).answer).toBe('grey');
-    expect(similarityDedupVote(slice(['w1', 'x1', 'w2']), KEY, THRESHOLD).answer).toBe('red');
+    expect(similarityDedupVote(slice(['x1', 'w1', 'w2']), stated(['x1', 'w1', 'w2']), THRESHOLD).answer).toBe('grey');
+    expect(similarityDedupVote(slice(['w1', 'x1', 'w2']), stated(['w1', 'x1', 'w2']), THRESHOLD).answer).toBe('red');
   });
 
   it('give no answer when nothing in the slice asserts a value on the key', () => {
-    expect(majorityVote(slice(['d1']), KEY)).toEqual({ answer: null, tally: [] });
-    expect(majorityVote(slice(['g1']), null)).toEqual({ answer: null, tally: [] });
+    expect(majorityVote(slice(['d1']), stated(['d1']))).toEqual({ answer: null, tally: [] });
+    expect(majorityVote(slice(['g1']), [[]])).toEqual({ answer: null, tally: [] });
   });
 });
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLAIM_SCORER } from '../../electron/engine/scorer';
+import { CLAIM_SCORER, NO_EVIDENCE } from '../../electron/engine/scorer';
 import { replaceModelAtomically } from '../../electron/model/atomic';
 import { exportOnnx, META } from '../../electron/model/onnx-export';
 import { NEURAL_SCORER, OnnxEvidenceModel } from '../../electron/model/onnx-model';
@@ -92,7 +92,7 @@ describe('engine setup with a trained model', () => {
     expect(setup.notes?.join(' ')).toMatch(/cama-evidence\/0.*HEURISTIC/);
   });
 
-  it('keeps the claim scorer where claims decide and the neural scorer elsewhere', async () => {
+  it('keeps the claim scorer where claims decide, the neural scorer where only text speaks, and zeros where nothing is said', async () => {
     const model = await OnnxEvidenceModel.fromBytes(bytes, 'tiny.onnx');
     try {
       const q = store.queries().find((x) => {
@@ -111,6 +111,10 @@ describe('engine setup with a trained model', () => {
         if (s === CLAIM_SCORER) {
           expect(out.support?.scorer[i]).toBe(CLAIM_SCORER);
           expect(row).toEqual(Array.from(input.claimSupport.support.data.subarray(i * L, (i + 1) * L)));
+        } else if (s === NO_EVIDENCE) {
+          // A memory that states nothing about the key backs no answer, whatever the network makes of it.
+          expect(out.support?.scorer[i]).toBe(NO_EVIDENCE);
+          expect(row.every((x) => x === 0)).toBe(true);
         } else {
           expect(out.support?.scorer[i]).toBe(NEURAL_SCORER);
           for (const x of row) expect(Math.abs(x)).toBeLessThanOrEqual(1);

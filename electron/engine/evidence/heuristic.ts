@@ -3,7 +3,7 @@
 
 import { type Matrix, matrix } from '../../../shared/math/matrix';
 import { DisjointSets, provenanceComponents } from '../provenance';
-import { isEvidence } from '../scorer';
+import { NO_EVIDENCE } from '../scorer';
 import { jaccard, shingles } from '../text';
 import type { EvidenceModel, EvidenceOutput, SliceInput } from './model';
 
@@ -13,7 +13,7 @@ export const ENTRY_LEVEL_PROVIDER = 'entry-level';
 /**
  * One slot per group of evidence memories that are connected in the local provenance graph or are
  * near-duplicates in wording (word-set Jaccard ≥ threshold) of the same stance, hard (one-hot) assignment. Memories that
- * make no claim on the query's key are background: they share one slot and never join an evidence group.
+ * state nothing about the query's key (no claim on it, no value for it in their text) are background: they share one slot and never join an evidence group.
  * When there are more groups than slots, an overflowing group joins the first kept group with the same
  * stance (the hypothesis its claims favour), else the last kept group.
  */
@@ -23,7 +23,8 @@ export function heuristicAssignment(input: SliceInput, duplicateThreshold: numbe
   const Z = matrix(K, J);
   if (K === 0) return Z;
 
-  const evidence = input.memories.map((m) => isEvidence(m, input.key));
+  // Evidence: the memory states something about the key, by its claims or its text.
+  const evidence = input.claimSupport.scorer.map((s) => s !== NO_EVIDENCE);
   const sets = new DisjointSets(K);
   const provenance = provenanceComponents(
     input.memories.map((m) => m.id),

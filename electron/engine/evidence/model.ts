@@ -8,6 +8,7 @@ import type { ReliabilityHead } from '../../../shared/math/cama';
 import type { Matrix } from '../../../shared/math/matrix';
 import type { Hypothesis } from '../hypotheses';
 import type { SupportScores } from '../scorer';
+import type { TextReading } from '../text-claims';
 import type { SliceMemory } from '../types';
 
 export interface SliceInput {
@@ -18,8 +19,10 @@ export interface SliceInput {
   /** b_ij: K×K, 1 where connected in the local provenance graph. */
   prior: Matrix;
   hypotheses: readonly Hypothesis[];
-  /** s_i(h) from the symbolic claim scorer, for providers that keep it. */
+  /** s_i(h) from the symbolic scorers (claims, or values read from text), for providers that keep it. */
   claimSupport: SupportScores;
+  /** What the text of each claim-free memory states (absent when every memory has claims). */
+  reading?: TextReading;
   /** J. */
   slots: number;
 }

@@ -1,0 +1,78 @@
+// Claims read from text (DESIGN.md 3.3): for a memory that carries no structured claims at all, the values
+// its text states about the query's key, found by the offline extractor (extract.ts). They become
+// hypotheses alongside the claimed values, and the memory's support row comes from them (scorer `text`),
+// or from the neural scorer that reads the same text, where a trained model runs. A memory whose text
+// states nothing about the key is not evidence: zero support for every hypothesis.
+//
+// A memory WITH structured claims is read from its claims only (its writer said what it asserts), so a
+// claim on another key never turns into support here, whatever its text mentions.
+
+import type { ClaimKey, Query } from '../../shared/domain';
+import { normalizeValue } from '../../shared/values';
+import { aboutKey, type KeyContext, type Mention, mentions } from './extract';
+import type { SliceMemory } from './types';
+
+export const TEXT_SCORER = 'text';
+
+/** The key a claim-free slice is about when the query names none: the question itself. */
+export const QUESTION_ATTRIBUTE = 'answer';
+
+export function questionKey(query: Pick<Query, 'text'>): ClaimKey {
+  return { subject: query.text, attribute: QUESTION_ATTRIBUTE };
+}
+
+/** What the text of each claim-free memory states; memories with claims get no reading. */
+export interface TextReading {
+  /** Per memory: the values its text states (empty for memories with claims, or stating nothing). */
+  mentions: Mention[][];
+  /** Per memory: how much its text is about the key, in [0, 1] (aboutKey), for every memory. */
+  about: number[];
+}
+
+/** The extractor's view of the key: the question, and the structured subject / attribute where they are real. */
+export function keyContext(query: Pick<Query, 'text'>, key: ClaimKey | null, knownValues: readonly string[], exclude: readonly string[]): KeyContext {
+  const ctx: KeyContext = { question: query.text, knownValues, exclude };
+  // A key that is the question itself (SituatedQA bundles, a claim-free slice) has no separate subject.
+  if (key && normalizeValue(key.subject) !== normalizeValue(query.text)) {
+    ctx.subject = key.subject;
+    if (key.attribute !== QUESTION_ATTRIBUTE) ctx.attribute = key.attribute;
+  }
+  return ctx;
+}
+
+/** Agent ids as a text might name them ("kestrel-03" is "Kestrel 3"): never a candidate value. */
+function agentNames(slice: readonly SliceMemory[]): string[] {
+  const out = new Set<string>();
+  for (const m of slice) {
+    out.add(m.agent);
+    out.add(m.agent.replace(/[-_.]+/g, ' ').replace(/\b0+(\d)/g, '$1'));
+  }
+  return [...out];
+}
+
+const memo = new Map<string, Mention[]>();
+const MEMO_LIMIT = 20000;
+
+/** mentions() with a bounded memo: an episode re-reads the same memories at every step and variant. */
+function mentionsOf(m: SliceMemory, ctx: KeyContext): Mention[] {
+  const id = `${m.id}\u0000${m.text.length}\u0000${ctx.question}\u0000${ctx.subject ?? ''}\u0000${ctx.attribute ?? ''}\u0000${(ctx.knownValues ?? []).join('\u0001')}\u0000${(ctx.exclude ?? []).join('\u0001')}`;
+  let hit = memo.get(id);
+  if (!hit) {
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    hit = mentions(m.text, ctx);
+    memo.set(id, hit);
+  }
+  return hit;
+}
+
+/**
+ * Reads the text of every claim-free memory of the slice for values stated on `key`. `knownValues` are
+ * the values the slice's structured claims give the key (the extractor looks for them first).
+ */
+export function readTexts(query: Pick<Query, 'text'>, key: ClaimKey | null, slice: readonly SliceMemory[], knownValues: readonly string[]): TextReading {
+  const ctx = keyContext(query, key, knownValues, agentNames(slice));
+  return {
+    mentions: slice.map((m) => (m.claims.length > 0 ? [] : mentionsOf(m, ctx))),
+    about: slice.map((m) => aboutKey(m.text, ctx)),
+  };
+}
