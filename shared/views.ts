@@ -145,6 +145,11 @@ export interface EvalReportView {
   n_queries: number;
   /** Queries whose D_minor / D_rec membership was derived because their row carries no `tags`. */
   tags_derived: number;
+  /**
+   * Share of the bundle's base memories that carry structured claims (0..1). Below 1, the rest are read
+   * from their text by the offline extractor; at 0 every hypothesis and vote comes from text.
+   */
+  claim_coverage?: number;
   methods: Record<string, EvalMetricsView>;
 }
 

@@ -9,6 +9,11 @@ import { validateBundle } from './validate';
 export interface ImportOptions {
   /** Called while rows are written: (rows written, rows to write); last with done === total after commit. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * 'none' imports every memory without its structured claims (`eval --claims none`): what a store of
+   * agents that write only text would hold. The memory-level `factor` is kept for the diagnostics.
+   */
+  claims?: 'keep' | 'none';
 }
 
 export interface ImportSummary {
@@ -35,6 +40,7 @@ export function importBundle(store: Store, dir: string, opts: ImportOptions = {}
     queries: parseQueries(readJsonl(dir, 'queries.jsonl', false, errors), errors),
     labels: parseLabels(readJsonl(dir, 'labels.jsonl', false, errors), errors),
   };
+  if (opts.claims === 'none') for (const row of parsed.memories.rows) delete row.record.claims;
   const records = validateBundle(store, parsed, errors);
   errors.throwIfAny();
 

@@ -17,6 +17,8 @@ import { deriveTags } from './tags';
 
 export interface EvalStore extends EvalSource {
   queries(): Query[];
+  /** Base-pool memories, and how many carry structured claims. */
+  claimCoverage(): { memories: number; withClaims: number };
   /** Ids of base-pool memories with a claim on the key. */
   memoryIdsClaiming(key: ClaimKey): string[];
 }
@@ -139,7 +141,9 @@ export async function evaluate(store: EvalStore, opts: EvalOptions): Promise<Eva
     }
     methods[method.name] = metrics;
   }
-  return { bundle: opts.bundle, n_queries: n, tags_derived: tagsDerived, methods };
+  const coverage = store.claimCoverage();
+  const claimCoverage = coverage.memories > 0 ? coverage.withClaims / coverage.memories : 0;
+  return { bundle: opts.bundle, n_queries: n, tags_derived: tagsDerived, claim_coverage: claimCoverage, methods };
 }
 
 function isCorrect(p: Prediction, gold: string): boolean {
@@ -154,10 +158,15 @@ function report(opts: EvalOptions, query: Query, method: Method, variant: SliceV
   opts.onResult?.({ queryId: query.id, method: method.name, variant, predicted: p.answer, correct, episode: p.episode });
 }
 
-/** The ground-truth factor of a memory's claim on the key: claim-level `factor`, else the memory's. */
+/**
+ * The ground-truth factor of a memory's claim on the key: claim-level `factor`, else the memory's. A
+ * memory imported without its claims (`--claims none`) is judged by its memory-level factor.
+ */
 export function factorOn(m: SliceMemory, truth: MemoryTruth | undefined, key: ClaimKey): string | undefined {
+  if (!truth) return undefined;
+  if (m.claims.length === 0) return truth.factor;
   const k = m.claims.findIndex((c) => claimMatchesKey(c, key));
-  if (k < 0 || !truth) return undefined;
+  if (k < 0) return undefined;
   return truth.claimFactors[k] ?? truth.factor;
 }
 

@@ -18,6 +18,11 @@ export interface SearchOptions {
   pools?: readonly MemoryPool[];
 }
 
+export interface ClaimCoverage {
+  memories: number;
+  withClaims: number;
+}
+
 export interface SearchHit {
   memory: StoredMemory;
   /** FTS5 bm25(): lower is better (SQLite's sign convention). */
@@ -32,6 +37,8 @@ export const MEMORY_SQL = {
   byIds: `SELECT ${COLUMNS} FROM memories m LEFT JOIN agents a ON a.id = m.agent
     WHERE m.id IN (SELECT value FROM json_each(?))`,
   truths: `SELECT m.id, m.claims, m.factor FROM memories m WHERE m.id IN (SELECT value FROM json_each(?))`,
+  claimCoverage: `SELECT count(*) AS memories, coalesce(sum(claims IS NOT NULL AND json_array_length(claims) > 0), 0) AS withClaims
+    FROM memories WHERE coalesce(pool, 'base') = 'base'`,
   // Two stages, because ranking every match is the cost on a large store: FTS5 ranks alone and keeps the
   // best few (a top-N sort, no join), then those candidates are joined and filtered. `candidates` grows
   // until enough survive the filters or the matches run out.
@@ -111,6 +118,7 @@ export class MemoryReader {
   private readonly byId: Database.Statement<[string], MemoryRow>;
   private readonly byIds: Database.Statement<[string], MemoryRow>;
   private readonly truthRows: Database.Statement<[string], { id: string; claims: string | null; factor: string | null }>;
+  private readonly coverage: Database.Statement<[], ClaimCoverage>;
   private readonly searchCandidates: Database.Statement<[Record<string, unknown>], { rowid: number; score: number }>;
   private readonly filterCandidates: Database.Statement<[Record<string, unknown>], MemoryRow>;
   private readonly claimingKey: Database.Statement<[Record<string, unknown>], { id: string }>;
@@ -119,6 +127,7 @@ export class MemoryReader {
     this.byId = db.prepare(MEMORY_SQL.byId);
     this.byIds = db.prepare(MEMORY_SQL.byIds);
     this.truthRows = db.prepare(MEMORY_SQL.truths);
+    this.coverage = db.prepare(MEMORY_SQL.claimCoverage);
     this.searchCandidates = db.prepare(MEMORY_SQL.searchCandidates);
     this.filterCandidates = db.prepare(MEMORY_SQL.filterCandidates);
     this.claimingKey = db.prepare(MEMORY_SQL.claimingKey);
@@ -139,6 +148,11 @@ export class MemoryReader {
       if (!m) throw new Error(`unknown memory id ${JSON.stringify(id)}`);
       return m;
     });
+  }
+
+  /** How many base-pool memories there are, and how many of them carry structured claims. */
+  claimCoverage(): ClaimCoverage {
+    return this.coverage.get() as ClaimCoverage;
   }
 
   /** Ground truth by memory id, for the evaluation harness, the trainer and ground-truth views only. */

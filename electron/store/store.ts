@@ -11,7 +11,7 @@ import { Catalog, type StoreCounts, type StoredLabel } from './catalog';
 import { ContentDigest } from './digest';
 import { EpisodeStore, type EpisodeFilter, type EpisodeSummary } from './episodes';
 import { EvalRunStore, type EvalResultRow, type EvalRun } from './evalRuns';
-import { MemoryReader, type SearchHit, type SearchOptions, type StoredMemory } from './memories';
+import { type ClaimCoverage, MemoryReader, type SearchHit, type SearchOptions, type StoredMemory } from './memories';
 import { StoreTooNewError } from './errors';
 import { migrate } from './migrate';
 import { ProvenanceReader } from './provenance';
@@ -73,6 +73,11 @@ export class Store {
   /** The memories in the given order; throws an Error naming the first unknown id. */
   memories(ids: readonly string[]): StoredMemory[] {
     return this.memoryReader.memories(ids);
+  }
+
+  /** Base-pool memories, and how many carry structured claims (the rest are read from their text). */
+  claimCoverage(): ClaimCoverage {
+    return this.memoryReader.claimCoverage();
   }
 
   /** Evaluation-only ground truth (`factor`) by memory id; the engine never asks for it. */

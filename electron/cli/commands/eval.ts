@@ -18,11 +18,16 @@ export function evalCommand(): Command {
     .option('--methods <list>', `comma-separated methods (default: all): ${DEFAULT_METHODS.join(', ')}`)
     .option('--engine-config <file>', 'a JSON file overriding engine settings (K, B, τ_p, τ_N, τ_H, ...)')
     .option('--model <file>', MODEL_OPTION_HELP)
+    .option('--claims <mode>', 'keep: score the bundle as it is; none: import every memory without its structured claims, so that hypotheses, support and votes come from text alone', 'keep')
     .option('--json', 'print one JSON object and nothing else on stdout')
-    .action(async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; json?: boolean }) => {
+    .action(async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; claims: string; json?: boolean }) => {
+      if (opts.claims !== 'keep' && opts.claims !== 'none') throw new Error(`--claims must be keep or none, got "${opts.claims}"`);
+      if (opts.claims === 'none' && (opts.store !== undefined || opts.bundle === undefined)) {
+        throw new Error('--claims none scores a --bundle imported without its claims into a scratch store; it cannot rewrite a --store');
+      }
       const methods = resolveMethods(opts.methods ? opts.methods.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_METHODS);
       const setup = await loadEngineSetup(opts.engineConfig, opts.model);
-      const { store, label } = openData(opts);
+      const { store, label } = openData({ ...opts, claims: opts.claims });
       const bar = progressBar('eval');
       try {
         const run = { bundle: label, methods, context: setup, onProgress: (d: number, t: number) => bar.update(d, t) };
@@ -61,5 +66,12 @@ export function renderReport(report: EvalReport): string {
     report.tags_derived > 0
       ? `\n(D_minor and D_rec derived from claims, provenance and factor for ${report.tags_derived} queries whose rows carry no tags)`
       : '';
-  return `${report.bundle}: ${report.n_queries} queries; ${counts}${derived}\n\n${table}`;
+  return `${report.bundle}: ${report.n_queries} queries; ${counts}${derived}${claimNote(report.claim_coverage)}\n\n${table}`;
+}
+
+/** What the report should say about structured claims: none, few, or (silently) most. */
+export function claimNote(coverage: number | undefined): string {
+  if (coverage === undefined || coverage >= 0.9) return '';
+  if (coverage === 0) return '\nnote: no memory carries structured claims; every hypothesis, support score and vote comes from text (offline extractor)';
+  return `\nnote: only ${(100 * coverage).toFixed(0)}% of memories carry structured claims; the rest are read from their text (offline extractor)`;
 }

@@ -12,7 +12,7 @@ export interface Opened {
   label: string;
 }
 
-export function openData(opts: { bundle?: string; store?: string }): Opened {
+export function openData(opts: { bundle?: string; store?: string; claims?: 'keep' | 'none' }): Opened {
   if (opts.bundle && opts.store) {
     // Import the bundle into the named store, then work there (results and episodes persist).
     const store = openStoreForImport(resolve(opts.store));
@@ -28,7 +28,7 @@ export function openData(opts: { bundle?: string; store?: string }): Opened {
   }
   if (opts.bundle) {
     const store = Store.open(':memory:');
-    loadBundle(store, opts.bundle, () => store.close());
+    loadBundle(store, opts.bundle, () => store.close(), opts.claims);
     return { store, label: basename(resolve(opts.bundle)) };
   }
   if (opts.store) {
@@ -53,10 +53,10 @@ export function openStoreForImport(path: string): Store & { discardIfNew(): void
 }
 
 /** Imports `dir`; on failure runs `onFailure` (close, or discard a store created for it) and rethrows. */
-function loadBundle(store: Store, dir: string, onFailure: () => void): void {
+function loadBundle(store: Store, dir: string, onFailure: () => void, claims: 'keep' | 'none' = 'keep'): void {
   const bar = progressBar('import');
   try {
-    importBundle(store, resolve(dir), { onProgress: (d, t) => bar.update(d, t) });
+    importBundle(store, resolve(dir), { onProgress: (d, t) => bar.update(d, t), claims });
   } catch (err) {
     onFailure();
     throw err;
