@@ -6,6 +6,7 @@ import { calibrateCommand } from './commands/calibrate';
 import { episodeCommand } from './commands/episode';
 import { evalCommand } from './commands/eval';
 import { exportCommand, importCommand } from './commands/store';
+import { protocolCommand } from './commands/protocol';
 import { simulateCommand } from './commands/simulate';
 import { situatedQaCommand } from './commands/situatedqa';
 import { trainCommand } from './commands/train';
@@ -17,7 +18,7 @@ const program = new Command()
   .showHelpAfterError()
   .exitOverride();
 
-for (const make of [simulateCommand, situatedQaCommand, importCommand, exportCommand, evalCommand, episodeCommand, calibrateCommand, trainCommand, trainPolicyCommand]) program.addCommand(make());
+for (const make of [simulateCommand, situatedQaCommand, importCommand, exportCommand, evalCommand, protocolCommand, episodeCommand, calibrateCommand, trainCommand, trainPolicyCommand]) program.addCommand(make());
 
 try {
   await program.parseAsync(process.argv);

@@ -28,14 +28,23 @@ export interface CalibrationPoint {
   steps: number;
 }
 
+/** One validation store, or several whose questions count alike (their rewards are pooled). */
+export type CalibrationData = (EvalSource & { queries(): Query[] }) | ReadonlyArray<EvalSource & { queries(): Query[] }>;
+
 export async function calibrate(
-  store: EvalSource & { queries(): Query[] },
+  data: CalibrationData,
   setup: { config: EngineConfig; model: EvidenceModel; policy: RecoveryPolicy },
   opts: { stepCost: number; onProgress?: (done: number, total: number) => void },
 ): Promise<{ best: CalibrationPoint; grid: CalibrationPoint[] }> {
-  const queries = store.queries().filter((q) => q.answer !== undefined);
-  if (queries.length === 0) throw new Error('calibrate: the bundle has no query with a gold answer');
-  const slices = new Map<string, SliceMemory[]>(queries.map((q) => [q.id, initialSlice(store, q, setup.config.k)]));
+  type Data = EvalSource & { queries(): Query[] };
+  const stores: readonly Data[] = Array.isArray(data) ? (data as readonly Data[]) : [data as Data];
+  const items = stores.flatMap((store) =>
+    store
+      .queries()
+      .filter((q: Query) => q.answer !== undefined)
+      .map((q: Query) => ({ store, q, slice: initialSlice(store, q, setup.config.k) as SliceMemory[] })),
+  );
+  if (items.length === 0) throw new Error('calibrate: the bundle has no query with a gold answer');
   const grid: CalibrationPoint[] = [];
   const total = GRID.tauP.length * GRID.tauN.length * GRID.tauH.length;
   for (const tauP of GRID.tauP) {
@@ -45,15 +54,16 @@ export async function calibrate(
         let reward = 0;
         let correct = 0;
         let steps = 0;
-        for (const q of queries) {
-          const e = await runEpisode({ ...setup, config, source: store }, q, { method: 'cama', initial: slices.get(q.id) });
+        for (const { store, q, slice } of items) {
+          const e = await runEpisode({ ...setup, config, source: store }, q, { method: 'cama', initial: slice });
           const kinds = e.steps.flatMap((s) => (s.chosen ? [s.chosen.kind] : []));
           const right = e.answer !== null && normalize(e.answer) === normalize(q.answer as string);
           reward += episodeReward(kinds, right, opts.stepCost);
           correct += right ? 1 : 0;
           steps += kinds.filter((k) => k !== 'stop').length;
         }
-        grid.push({ tauP, tauN, tauH, reward: reward / queries.length, accuracy: correct / queries.length, steps: steps / queries.length });
+        const n = items.length;
+        grid.push({ tauP, tauN, tauH, reward: reward / n, accuracy: correct / n, steps: steps / n });
         opts.onProgress?.(grid.length, total);
       }
     }

@@ -12,6 +12,8 @@ import { heuristicModel } from '../engine/evidence/heuristic';
 import type { EvidenceModel } from '../engine/evidence/model';
 import { heuristicPolicy, type RecoveryPolicy } from '../engine/policy';
 import type { MemorySource, SliceMemory } from '../engine/types';
+import { matrix } from '../../shared/math/matrix';
+import { factorsOn } from './harness';
 import { defaultModelsDir } from '../model/paths';
 import { engineSetupWithModel } from '../runtime/setup';
 import { majorityVote, provenanceRootVote, reliabilityVote, similarityDedupVote, statedValues } from './baselines';
@@ -146,11 +148,75 @@ export const METHODS: readonly Method[] = [
 
 export const DEFAULT_METHODS = METHODS.map((m) => m.name);
 
+/**
+ * `oracle_factors` (diagnostic, evaluation only, never a default): CAMA with Z read from the GROUND-TRUTH
+ * factors (one slot per factor present, one-hot rows), the fixed reliability head and the heuristic
+ * policy. It is what perfect decoupling would decide on the same slices: the ceiling of the method on a
+ * bundle, not a method anyone could run. Needs a bundle that carries `factor`.
+ */
+export const ORACLE_METHOD: Method = cama('oracle_factors', 'diagnostic: Z from the ground-truth factors (perfect decoupling), evaluation only', {}, async (ctx) => ({
+  model: oracleModel(ctx.source),
+  policy: heuristicPolicy,
+  config: { tauP: DEFAULT_ENGINE_CONFIG.tauP, tauN: DEFAULT_ENGINE_CONFIG.tauN, tauH: DEFAULT_ENGINE_CONFIG.tauH },
+}));
+
+const oracles = new WeakMap<EvalSource, EvidenceModel>();
+
+function oracleModel(source: EvalSource): EvidenceModel {
+  let model = oracles.get(source);
+  if (model) return model;
+  model = {
+    name: 'oracle-factors',
+    heuristic: true,
+    infer(input) {
+      const K = input.memories.length;
+      const J = input.slots;
+      const key = input.key;
+      const factors = key ? factorsOn(source, input.memories, key) : [];
+      const slotOf = new Map<string, number>();
+      const Z = matrix(K, J);
+      input.memories.forEach((m, i) => {
+        const f = factors[i] ?? `memory:${m.id}`;
+        if (!slotOf.has(f)) slotOf.set(f, Math.min(slotOf.size, J - 1));
+        Z.data[i * J + (slotOf.get(f) as number)] = 1;
+      });
+      return { assignment: Z };
+    },
+  };
+  oracles.set(source, model);
+  return model;
+}
+
+/** A model whose input groups can be zeroed at inference (the trained ONNX model). */
+interface Ablatable extends EvidenceModel {
+  withAblation(groups: readonly string[]): EvidenceModel;
+}
+
+const ablatedModels = new WeakMap<EvidenceModel, Map<string, EvidenceModel>>();
+
+/**
+ * `cama_ablate_<group>`: CAMA with one input group of the trained model zeroed at inference (`eval
+ * --ablate`), everything else as `cama`: what the model's decisions owe to that group.
+ */
+export function ablationMethod(group: string): Method {
+  return cama(`cama_ablate_${group}`, `cama with the evidence model's ${group} inputs zeroed at inference`, {}, async (ctx) => {
+    const model = ctx.model as Partial<Ablatable> & EvidenceModel;
+    if (typeof model.withAblation !== 'function') {
+      throw new Error(`--ablate needs the trained evidence model: ${model.name} reads no input features to zero`);
+    }
+    let byGroup = ablatedModels.get(model);
+    if (!byGroup) ablatedModels.set(model, (byGroup = new Map()));
+    let ablated = byGroup.get(group);
+    if (!ablated) byGroup.set(group, (ablated = model.withAblation([group])));
+    return { model: ablated };
+  });
+}
+
 /** The named methods, in the order given; an unknown name is an error that lists the known ones. */
 export function resolveMethods(names: readonly string[]): Method[] {
   return names.map((name) => {
-    const m = METHODS.find((x) => x.name === name);
-    if (!m) throw new Error(`unknown method "${name}"; known methods: ${DEFAULT_METHODS.join(', ')}`);
+    const m = [...METHODS, ORACLE_METHOD].find((x) => x.name === name);
+    if (!m) throw new Error(`unknown method "${name}"; known methods: ${[...DEFAULT_METHODS, ORACLE_METHOD.name].join(', ')}`);
     return m;
   });
 }

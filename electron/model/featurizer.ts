@@ -1,67 +1,101 @@
 // The featurizer: what the neural evidence model sees of a slice, as flat float32 tensors. Versioned:
 // FEATURIZER_VERSION is part of the model contract (models/CONTRACT.md) and a model trained against
-// another version is refused. It reads the memory text, the query text, the hypothesis values, the prior
-// attributes a_prior = [o, r, χ] (+ a known flag), the local provenance graph b_ij and cheap pairwise
-// cues. It NEVER reads the evaluation-only ground truth `factor` (memory- or claim-level): every memory
-// passes through `visibleMemory` first, which copies only the fields below.
+// another version is refused. It reads the memory text, the query text, the hypothesis values, what each
+// memory states about the key (its claims, or the values its text states), the prior attributes
+// a_prior = [o, r, χ] (+ a known flag), the local provenance graph b_ij and pairwise cues. The engine's
+// memories carry no ground truth, so `factor` cannot reach it.
+//
+// Dependence is mostly visible in what a copy SHARES with its source beyond the fact itself: the details
+// of one event (a time, a place, a reference number, a witness) and its wording. So besides whole-text
+// similarity, the pair features measure the overlap of each text's RESIDUAL words: its words minus the
+// question's and every hypothesis's, and the residual words rare in the slice. Two independent reports
+// of one fact share the fact's words and little else; a paraphrase of one report shares that report's
+// residue. Every feature belongs to one input group (FEATURE_GROUPS), so `eval --ablate` can zero a group.
 
 import type { ClaimKey } from '../../shared/domain';
 import { claimMatchesKey } from '../engine/hypotheses';
 import type { SliceInput } from '../engine/evidence/model';
 import { PRIOR_DIM, priorAttributes } from '../engine/priors';
-import { CLAIM_SCORER } from '../engine/scorer';
+import { CLAIM_SCORER, NO_EVIDENCE } from '../engine/scorer';
 import { contentWords, jaccard, normalize, words } from '../engine/text';
 import type { SliceMemory } from '../engine/types';
 import { cosineAt, hashText, TEXT_DIM } from './text-hash';
 
 /** Bump on ANY change to what a feature means or how it is computed. */
-export const FEATURIZER_VERSION = 'cama-features/1';
+export const FEATURIZER_VERSION = 'cama-features/2';
 
 /** Memory kinds with a column of their own; anything else is `other`, no kind at all is `missing`. */
 export const KINDS = ['observation', 'relay', 'summary', 'note', 'reasoning', 'trace'] as const;
 
-/** Scalar memory features after the hashed text, in order (names for CONTRACT.md and the tests). */
-export const MEMORY_SCALARS = [
-  'o (observed)',
-  'r (agent reliability)',
-  'χ sensor',
-  'χ tool',
-  'χ user',
-  'χ web',
-  'χ agent',
-  'χ other',
-  'known (has source metadata)',
-  'evidence (claims on the query key)',
-  'stance share (evidence members with the same claimed stance / evidence members)',
-  'claims on other keys',
-  'time known',
-  'time rank in slice (0 oldest, 1 newest)',
-  'time position in slice span (0 earliest, 1 latest)',
-  "names another member's agent",
-  'its agent is named by another member',
-  ...KINDS.map((k) => `kind ${k}`),
-  'kind other',
-  'kind missing',
-] as const;
+/** The input groups an ablation can zero (`eval --ablate`). */
+export const GROUPS = ['kind', 'text', 'stance', 'provenance', 'metadata'] as const;
+export type FeatureGroup = (typeof GROUPS)[number];
+
+type Named = readonly [name: string, group: FeatureGroup];
+
+/** Scalar memory features after the hashed text (which is group `text`), in order. */
+export const MEMORY_SCALARS: readonly Named[] = [
+  ['o (observed)', 'metadata'],
+  ['r (agent reliability)', 'metadata'],
+  ['χ sensor', 'metadata'],
+  ['χ tool', 'metadata'],
+  ['χ user', 'metadata'],
+  ['χ web', 'metadata'],
+  ['χ agent', 'metadata'],
+  ['χ other', 'metadata'],
+  ['known (has source metadata)', 'metadata'],
+  ['time known', 'metadata'],
+  ['time rank in slice (0 oldest, 1 newest)', 'metadata'],
+  ['time position in slice span (0 earliest, 1 latest)', 'metadata'],
+  ['evidence (states something about the key)', 'stance'],
+  ['structured (states it by claims, not only by text)', 'stance'],
+  ['stance share (evidence members with the same stance / evidence members)', 'stance'],
+  ['claims on other keys', 'stance'],
+  ['values stated (0, 1, 2+ as 0, 0.5, 1)', 'stance'],
+  ["names another member's agent", 'text'],
+  ['its agent is named by another member', 'text'],
+  ['carries a derivation marker ("according to", "relayed", "summary", "via", "per", ...)', 'text'],
+  ['text length (log2 words / 8)', 'text'],
+  ...KINDS.map((k) => [`kind ${k}`, 'kind'] as const),
+  ['kind other', 'kind'],
+  ['kind missing', 'kind'],
+];
 
 export const MEMORY_DIM = TEXT_DIM + MEMORY_SCALARS.length;
 
 /** Pairwise features, symmetric in (i, j), in order. */
-export const PAIR_FEATURES = [
-  'cosine of hashed texts',
-  'content-word Jaccard',
-  'same normalised text',
-  'same agent',
-  "one names the other's agent",
-  'both name a common agent',
-  'both evidence, same stance',
-  'both evidence, different stance',
-  'same kind',
-  '|Δtime| / slice time span',
-  'same stance and neither observed',
-] as const;
+export const PAIR_FEATURES: readonly Named[] = [
+  ['cosine of hashed texts', 'text'],
+  ['content-word Jaccard', 'text'],
+  ['residual-word Jaccard (words not in the question or any hypothesis)', 'text'],
+  ['shared residual words rare in the slice (min(n, 4) / 4)', 'text'],
+  ['residual word-bigram Jaccard', 'text'],
+  ['word-trigram Jaccard', 'text'],
+  ['same normalised text', 'text'],
+  ["one names the other's agent", 'text'],
+  ['both name a common agent', 'text'],
+  ['same agent', 'metadata'],
+  ['|Δtime| / slice time span', 'metadata'],
+  ['same source type', 'metadata'],
+  ['both observed', 'metadata'],
+  ['both evidence, same stance', 'stance'],
+  ['both evidence, different stance', 'stance'],
+  ['same kind', 'kind'],
+];
 
 export const PAIR_DIM = PAIR_FEATURES.length;
+
+/** Per (memory, hypothesis) support features, in order. */
+export const SUPPORT_FEATURES: readonly Named[] = [
+  ['structured claims: +1 asserts h, −1 asserts another value or denies h', 'stance'],
+  ['text states h', 'text'],
+  ['text denies or supersedes h', 'text'],
+  ['text states another hypothesis', 'text'],
+  ["share of h's words in the text", 'text'],
+  ['text is about the key (aboutKey)', 'text'],
+];
+
+export const SUPPORT_DIM = SUPPORT_FEATURES.length;
 
 /** One slice's model inputs (row-major float32). */
 export interface SliceFeatures {
@@ -77,37 +111,10 @@ export interface SliceFeatures {
   provenance: Float32Array;
   /** L × TEXT_DIM. */
   hypotheses: Float32Array;
-  /** c_ih from the claim scorer, K × L. */
-  claimSupport: Float32Array;
-}
-
-/** The fields of a memory the featurizer may read. `factor` is deliberately absent. */
-export interface VisibleMemory {
-  id: string;
-  agent: string;
-  text: string;
-  kind?: string;
-  time?: number;
-  sourceType?: string;
-  observed?: number;
-  agentReliability?: number;
-  claims: Array<{ subject: string; attribute: string; value: string; polarity: '+' | '-' }>;
-}
-
-/** Copies only what the model may see (no memory- or claim-level `factor`). */
-export function visibleMemory(m: SliceMemory): VisibleMemory {
-  const v: VisibleMemory = {
-    id: m.id,
-    agent: m.agent,
-    text: m.text,
-    claims: m.claims.map((c) => ({ subject: c.subject, attribute: c.attribute, value: c.value, polarity: c.polarity })),
-  };
-  if (m.kind !== undefined) v.kind = m.kind;
-  if (m.time !== undefined) v.time = m.time;
-  if (m.sourceType !== undefined) v.sourceType = m.sourceType;
-  if (m.observed !== undefined) v.observed = m.observed;
-  if (m.agentReliability !== undefined) v.agentReliability = m.agentReliability;
-  return v;
+  /** K × L × SUPPORT_DIM. */
+  support: Float32Array;
+  /** K: 1 where the memory states something about the key (claims or text), the slot competition's members. */
+  evidence: Float32Array;
 }
 
 /** Word tokens with numbers read as numbers ("03" and "3" match), so "scout-03" is named by "Scout 3". */
@@ -124,9 +131,20 @@ function containsSequence(haystack: readonly string[], needle: readonly string[]
   return false;
 }
 
+const MARKER = /\b(?:according to|relay(?:ed|ing)?|report(?:ed|s)?|via|per|heard|summary|summar(?:y|ised|ized)|digest|roll-up|round-?up|passing (?:this |it )?on|forward(?:ed|ing)?|as i heard|word is|reportedly|sources? say)\b/i;
+
+function ngrams(ws: readonly string[], n: number, keep: (w: string) => boolean = () => true): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i + n <= ws.length; i++) {
+    const g = ws.slice(i, i + n);
+    if (g.every(keep)) out.add(g.join(' '));
+  }
+  return out;
+}
+
 /** The featurizer. Deterministic: the same SliceInput gives the same bytes. */
 export function featurize(input: SliceInput): SliceFeatures {
-  const memories = input.memories.map(visibleMemory);
+  const memories = input.memories;
   const K = memories.length;
   const L = input.hypotheses.length;
   const key: ClaimKey | null = input.key;
@@ -139,11 +157,21 @@ export function featurize(input: SliceInput): SliceFeatures {
   const query = hashText(input.query.text);
   const hypotheses = new Float32Array(L * TEXT_DIM);
   input.hypotheses.forEach((h, k) => hashText(h.value, hypotheses, k * TEXT_DIM));
+  const tokens = memories.map((m) => words(m.text));
   const contentSets = memories.map((m) => new Set(contentWords(m.text)));
   const normTexts = memories.map((m) => normalize(m.text));
+  // Residual words: neither the question's (nor the key's) words nor any hypothesis value's.
+  const shared = new Set([...words(input.query.text), ...(key ? [...words(key.subject), ...words(key.attribute)] : []), ...input.hypotheses.flatMap((h) => words(h.value))]);
+  const residual = contentSets.map((set) => new Set([...set].filter((w) => !shared.has(w))));
+  const documentFrequency = new Map<string, number>();
+  for (const set of residual) for (const w of set) documentFrequency.set(w, (documentFrequency.get(w) ?? 0) + 1);
+  const rareLimit = Math.max(2, Math.floor(K / 3));
+  const residualBigrams = tokens.map((ws) => ngrams(ws, 2, (w) => !shared.has(w)));
+  const trigrams = tokens.map((ws) => ngrams(ws, 3));
 
   // --- stance and evidence ------------------------------------------------------------------------
-  const evidence = memories.map((_, i) => S.scorer[i] === CLAIM_SCORER);
+  const evidence = memories.map((_, i) => S.scorer[i] !== NO_EVIDENCE);
+  const structured = memories.map((_, i) => S.scorer[i] === CLAIM_SCORER);
   const stance = memories.map((_, i) => Array.from(S.support.data.subarray(i * L, (i + 1) * L), (x) => Math.sign(x)).join(','));
   const evidenceCount = evidence.filter(Boolean).length;
   const stanceCount = new Map<string, number>();
@@ -168,8 +196,7 @@ export function featurize(input: SliceInput): SliceFeatures {
   const sortedTimes = [...times].sort((a, b) => a - b);
 
   // --- memory rows --------------------------------------------------------------------------------
-  // The same a_prior the arbitration uses, computed from the visible fields only.
-  const { priors, known } = priorAttributes(memories as unknown as SliceMemory[]);
+  const { priors, known } = priorAttributes(memories);
   const memory = new Float32Array(K * MEMORY_DIM);
   memories.forEach((m, i) => {
     const row = i * MEMORY_DIM;
@@ -177,9 +204,6 @@ export function featurize(input: SliceInput): SliceFeatures {
     let c = row + TEXT_DIM;
     for (let d = 0; d < PRIOR_DIM; d++) memory[c++] = priors.data[i * PRIOR_DIM + d] as number;
     memory[c++] = known[i] as number;
-    memory[c++] = evidence[i] ? 1 : 0;
-    memory[c++] = evidence[i] && evidenceCount > 0 ? (stanceCount.get(stance[i] as string) ?? 0) / evidenceCount : 0;
-    memory[c++] = key !== null && m.claims.some((cl) => !claimMatchesKey(cl, key)) ? 1 : 0;
     if (m.time !== undefined) {
       memory[c++] = 1;
       memory[c++] = sortedTimes.length > 1 ? sortedTimes.indexOf(m.time) / (sortedTimes.length - 1) : 0.5;
@@ -189,8 +213,16 @@ export function featurize(input: SliceInput): SliceFeatures {
       memory[c++] = 0.5;
       memory[c++] = 0.5;
     }
+    memory[c++] = evidence[i] ? 1 : 0;
+    memory[c++] = structured[i] ? 1 : 0;
+    memory[c++] = evidence[i] && evidenceCount > 0 ? (stanceCount.get(stance[i] as string) ?? 0) / evidenceCount : 0;
+    memory[c++] = key !== null && m.claims.some((cl) => !claimMatchesKey(cl, key)) ? 1 : 0;
+    const stated = input.reading?.mentions[i]?.length ?? (structured[i] ? 1 : 0);
+    memory[c++] = Math.min(stated, 2) / 2;
     memory[c++] = (named[i] as Set<string>).size > 0 ? 1 : 0;
     memory[c++] = namedByOther[i] ? 1 : 0;
+    memory[c++] = MARKER.test(m.text) ? 1 : 0;
+    memory[c++] = Math.min(1, Math.log2(1 + (tokens[i] as string[]).length) / 8);
     const kind = m.kind?.trim().toLowerCase();
     const k = kind === undefined ? -1 : KINDS.indexOf(kind as (typeof KINDS)[number]);
     const kindCol = kind === undefined ? KINDS.length + 1 : k >= 0 ? k : KINDS.length;
@@ -201,30 +233,114 @@ export function featurize(input: SliceInput): SliceFeatures {
 
   // --- pairs --------------------------------------------------------------------------------------
   const pairs = new Float32Array(K * K * PAIR_DIM);
+  const f = new Float32Array(PAIR_DIM);
   for (let i = 0; i < K; i++) {
     for (let j = i; j < K; j++) {
-      const a = memories[i] as VisibleMemory;
-      const b = memories[j] as VisibleMemory;
-      const f = new Float32Array(PAIR_DIM);
+      const a = memories[i] as SliceMemory;
+      const b = memories[j] as SliceMemory;
+      const ri = residual[i] as Set<string>;
+      const rj = residual[j] as Set<string>;
+      let rare = 0;
+      if (i !== j) for (const w of ri) if (rj.has(w) && (documentFrequency.get(w) as number) <= rareLimit) rare++;
       f[0] = cosineAt(text, i * TEXT_DIM, text, j * TEXT_DIM);
       f[1] = jaccard(contentSets[i] as Set<string>, contentSets[j] as Set<string>);
-      f[2] = normTexts[i] === normTexts[j] ? 1 : 0;
-      f[3] = a.agent === b.agent ? 1 : 0;
-      f[4] = (named[i] as Set<string>).has(b.agent) || (named[j] as Set<string>).has(a.agent) ? 1 : 0;
-      f[5] = [...(named[i] as Set<string>)].some((x) => (named[j] as Set<string>).has(x)) ? 1 : 0;
+      f[2] = ri.size + rj.size === 0 ? 0 : jaccard(ri, rj);
+      f[3] = i === j ? 1 : Math.min(rare, 4) / 4;
+      const bi = residualBigrams[i] as Set<string>;
+      const bj = residualBigrams[j] as Set<string>;
+      f[4] = bi.size + bj.size === 0 ? 0 : jaccard(bi, bj);
+      const ti = trigrams[i] as Set<string>;
+      const tj = trigrams[j] as Set<string>;
+      f[5] = ti.size + tj.size === 0 ? 0 : jaccard(ti, tj);
+      f[6] = normTexts[i] === normTexts[j] ? 1 : 0;
+      f[7] = (named[i] as Set<string>).has(b.agent) || (named[j] as Set<string>).has(a.agent) ? 1 : 0;
+      f[8] = [...(named[i] as Set<string>)].some((x) => (named[j] as Set<string>).has(x)) ? 1 : 0;
+      f[9] = a.agent === b.agent ? 1 : 0;
+      f[10] = a.time !== undefined && b.time !== undefined && span > 0 ? Math.abs(a.time - b.time) / span : 0;
+      f[11] = a.sourceType !== undefined && b.sourceType !== undefined && normalize(a.sourceType) === normalize(b.sourceType) ? 1 : 0;
+      f[12] = a.observed !== undefined && b.observed !== undefined && a.observed >= 0.5 && b.observed >= 0.5 ? 1 : 0;
       const bothEvidence = evidence[i] && evidence[j];
       const sameStance = bothEvidence && stance[i] === stance[j];
-      f[6] = sameStance ? 1 : 0;
-      f[7] = bothEvidence && !sameStance ? 1 : 0;
-      f[8] = a.kind !== undefined && b.kind !== undefined && normalize(a.kind) === normalize(b.kind) ? 1 : 0;
-      f[9] = a.time !== undefined && b.time !== undefined && span > 0 ? Math.abs(a.time - b.time) / span : 0;
-      f[10] = sameStance && a.observed !== 1 && b.observed !== 1 ? 1 : 0;
+      f[13] = sameStance ? 1 : 0;
+      f[14] = bothEvidence && !sameStance ? 1 : 0;
+      f[15] = a.kind !== undefined && b.kind !== undefined && normalize(a.kind) === normalize(b.kind) ? 1 : 0;
       pairs.set(f, (i * K + j) * PAIR_DIM);
       pairs.set(f, (j * K + i) * PAIR_DIM);
     }
   }
 
+  // --- support --------------------------------------------------------------------------------------
+  const support = new Float32Array(K * L * SUPPORT_DIM);
+  const hypothesisWords = input.hypotheses.map((h) => new Set(words(h.value)));
+  memories.forEach((m, i) => {
+    const said = input.reading?.mentions[i] ?? [];
+    const stated = new Map(said.map((x) => [normalize(x.value), x.polarity]));
+    const statesAny = said.some((x) => x.polarity === '+');
+    const about = input.reading?.about[i] ?? (structured[i] ? 1 : 0);
+    const present = new Set(tokens[i]);
+    input.hypotheses.forEach((h, k) => {
+      const o = (i * L + k) * SUPPORT_DIM;
+      support[o] = structured[i] ? (S.support.data[i * L + k] as number) : 0;
+      const p = stated.get(h.norm);
+      support[o + 1] = p === '+' ? 1 : 0;
+      support[o + 2] = p === '-' ? 1 : 0;
+      support[o + 3] = statesAny && p !== '+' ? 1 : 0;
+      const hw = hypothesisWords[k] as Set<string>;
+      let hits = 0;
+      for (const w of hw) if (present.has(w)) hits++;
+      support[o + 4] = hw.size > 0 ? hits / hw.size : 0;
+      support[o + 5] = about;
+    });
+  });
+
   const provenance = Float32Array.from(input.prior.data);
-  const claimSupport = Float32Array.from(S.support.data);
-  return { K, L, memory, query, pairs, provenance, hypotheses, claimSupport };
+  return { K, L, memory, query, pairs, provenance, hypotheses, support, evidence: Float32Array.from(evidence, (e) => (e ? 1 : 0)) };
+}
+
+/** Column indices of a group's features in the memory rows, the pair features and the support features. */
+export function groupColumns(group: FeatureGroup): { memory: number[]; pairs: number[]; support: number[]; hashedText: boolean; provenance: boolean } {
+  return {
+    memory: MEMORY_SCALARS.flatMap(([, g], c) => (g === group ? [TEXT_DIM + c] : [])),
+    pairs: PAIR_FEATURES.flatMap(([, g], c) => (g === group ? [c] : [])),
+    support: SUPPORT_FEATURES.flatMap(([, g], c) => (g === group ? [c] : [])),
+    hashedText: group === 'text',
+    provenance: group === 'provenance',
+  };
+}
+
+/**
+ * The features with the given input groups zeroed (an inference-time ablation): `text` zeroes the hashed
+ * texts of memories, query and hypotheses and every text-derived scalar, pair and support feature; `kind`
+ * the kind columns; `stance` what the claims and the stated values say; `provenance` b_ij; `metadata` o,
+ * r, χ, time, agents and source types. The evidence mask stays: it says which rows are evidence at all.
+ */
+export function ablate(f: SliceFeatures, groups: readonly FeatureGroup[]): SliceFeatures {
+  if (groups.length === 0) return f;
+  const out: SliceFeatures = {
+    ...f,
+    memory: Float32Array.from(f.memory),
+    query: Float32Array.from(f.query),
+    pairs: Float32Array.from(f.pairs),
+    provenance: Float32Array.from(f.provenance),
+    hypotheses: Float32Array.from(f.hypotheses),
+    support: Float32Array.from(f.support),
+  };
+  for (const g of groups) {
+    const cols = groupColumns(g);
+    for (let i = 0; i < f.K; i++) {
+      for (const c of cols.memory) out.memory[i * MEMORY_DIM + c] = 0;
+      if (cols.hashedText) out.memory.fill(0, i * MEMORY_DIM, i * MEMORY_DIM + TEXT_DIM);
+      for (let j = 0; j < f.K; j++) for (const c of cols.pairs) out.pairs[(i * f.K + j) * PAIR_DIM + c] = 0;
+      for (let k = 0; k < f.L; k++) for (const c of cols.support) out.support[(i * f.L + k) * SUPPORT_DIM + c] = 0;
+    }
+    if (cols.hashedText) {
+      out.query.fill(0);
+      out.hypotheses.fill(0);
+    }
+    if (cols.provenance) {
+      out.provenance.fill(0);
+      for (let i = 0; i < f.K; i++) out.provenance[i * f.K + i] = 1;
+    }
+  }
+  return out;
 }

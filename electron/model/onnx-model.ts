@@ -12,7 +12,7 @@ import type { EvidenceModel, EvidenceOutput, SliceInput } from '../engine/eviden
 import { PRIOR_DIM } from '../engine/priors';
 import { CLAIM_SCORER, NO_EVIDENCE, type SupportScores } from '../engine/scorer';
 import { checkContract, ModelContractError, type ModelInfo } from './contract';
-import { featurize, MEMORY_DIM, PAIR_DIM, type SliceFeatures } from './featurizer';
+import { ablate, type FeatureGroup, featurize, MEMORY_DIM, PAIR_DIM, type SliceFeatures, SUPPORT_DIM } from './featurizer';
 import { readMetadata } from './onnx-export';
 import { TEXT_DIM } from './text-hash';
 
@@ -35,8 +35,15 @@ export class OnnxEvidenceModel implements EvidenceModel {
     private readonly session: ort.InferenceSession,
     readonly info: ModelInfo,
     readonly file: string,
+    /** Input groups zeroed before every run (an inference-time ablation, `eval --ablate`). */
+    readonly ablated: readonly FeatureGroup[] = [],
   ) {
-    this.name = `${NEURAL_PREFIX}${info.name}`;
+    this.name = `${NEURAL_PREFIX}${info.name}${ablated.length > 0 ? ` w/o ${ablated.join('+')}` : ''}`;
+  }
+
+  /** The same model (one session) with the given input groups zeroed at inference. */
+  withAblation(groups: readonly FeatureGroup[]): OnnxEvidenceModel {
+    return new OnnxEvidenceModel(this.session, this.info, this.file, groups);
   }
 
   /** Loads a model file; refuses (ModelContractError) one whose contract or featurizer version differs. */
@@ -67,7 +74,8 @@ export class OnnxEvidenceModel implements EvidenceModel {
       pair_features: new ort.Tensor('float32', f.pairs, [K, K, PAIR_DIM]),
       provenance_prior: new ort.Tensor('float32', f.provenance, [K, K]),
       hypothesis_features: new ort.Tensor('float32', f.hypotheses, [L, TEXT_DIM]),
-      claim_support: new ort.Tensor('float32', f.claimSupport, [K, L]),
+      support_features: new ort.Tensor('float32', f.support, [K, L, SUPPORT_DIM]),
+      evidence: new ort.Tensor('float32', f.evidence, [K, 1]),
       mu: new ort.Tensor('float32', Float32Array.of(mu), []),
     };
     const out = await this.session.run(feeds);
@@ -86,16 +94,17 @@ export class OnnxEvidenceModel implements EvidenceModel {
       throw new ModelContractError(`${this.file}: the model has ${this.info.slots} slots but the engine asks for J = ${J}; set slots to ${this.info.slots}`);
     }
     if (K === 0) return { assignment: matrix(0, J) };
-    const f = featurize(input);
+    const f = ablate(featurize(input), this.ablated);
     const L = f.L;
     // The graph needs L ≥ 1: with no hypotheses it scores one all-zero dummy whose column is dropped.
-    const fed: SliceFeatures = L > 0 ? f : { ...f, L: 1, hypotheses: new Float32Array(TEXT_DIM), claimSupport: new Float32Array(K) };
+    const fed: SliceFeatures = L > 0 ? f : { ...f, L: 1, hypotheses: new Float32Array(TEXT_DIM), support: new Float32Array(K * SUPPORT_DIM) };
     const out = await this.run(fed);
     const assignment: Matrix = matrix(K, J, out.assignment);
     return { assignment, support: mixSupport(input, out.support), reliabilityHead: reliabilityHeadOf(out.reliabilityHead) };
   }
 
   async close(): Promise<void> {
+    if (this.ablated.length > 0) return; // an ablated view shares the session of the model it was made from
     await this.session.release();
   }
 }

@@ -6,17 +6,24 @@
 // Architecture (DESIGN.md 3.4, paper Eq. 1-2, 6):
 //   x_i   = tanh(W_m m_i + W_q q + b)                                 query-conditioned input projection
 //   2 ×   a_ij = q_iᵀk_j/√d + μ b_ij + w_lᵀ pair_ij;  x ← tanh(x + softmax_j(a) V W_o + b_o)   (Eq. 2)
-//   D_ij  = σ(g_iᵀg_j/√d_g + w_gᵀ pair_ij + w_b μ b_ij + b_g), D_ii = 1    pairwise same-factor affinity
-//   Z     = stick-breaking slot competition over D (J steps; rows on the simplex, Eq. 1)
-//   s_ih  = tanh(a c_ih + (u_i W_s)ᵀ(h W_h) + b)                          candidate-conditioned support
+//   D_ij  = σ(g_iᵀg_j/√d_g + w_gᵀ pair_ij + b_g + λ μ b_ij), D_ii = 1      pairwise same-factor affinity;
+//           λ = PROVENANCE_LINK is fixed and large: a RECORDED derivation is a near-hard link (at μ = 0.5 its
+//           logit gains 8), while unrecorded dependence has to be read from the pair cues and the text
+//   Z     = stick-breaking slot competition over D among the EVIDENCE members (J steps; rows on the simplex,
+//           Eq. 1); a member that states nothing about the key takes no part and gets a uniform row
+//   s_ih  = e_i tanh(w_sᵀ f_ih + (u_i W_s)ᵀ(h W_h) + b)                     candidate-conditioned support from
+//           the support features f_ih (what the claims and the text say of h), 0 for non-evidence rows
 //   reliability_head = [w_ρ (8), b_ρ, b_miss]                              Eq. 6, learned, a constant output
 
 import { PRIOR_DIM } from '../engine/priors';
-import { FEATURIZER_VERSION, MEMORY_DIM, PAIR_DIM } from './featurizer';
+import { FEATURIZER_VERSION, MEMORY_DIM, PAIR_DIM, PAIR_FEATURES, SUPPORT_DIM } from './featurizer';
 import { TEXT_DIM } from './text-hash';
 
 /** Bump when the graph's inputs, outputs or their meaning change. */
-export const CONTRACT_VERSION = 'cama-evidence/1';
+export const CONTRACT_VERSION = 'cama-evidence/2';
+
+/** λ: how strongly a recorded derivation links two memories in the affinity (fixed, times μ). */
+export const PROVENANCE_LINK = 16;
 
 export { FEATURIZER_VERSION };
 
@@ -83,8 +90,11 @@ export const DEFAULT_HYPER: Hyper = {
   layers: 2,
   affinity: 16,
   support: 16,
-  slots: 6,
-  seedTemperature: 0.25,
+  // J = 8: a slice grows to K + B·K_add = 25 memories under recovery, often with more than 6 factors.
+  slots: 8,
+  // A near-hard seed choice: a soft one averages the affinity rows of several seeds, and the slot then
+  // claims what resembles any of them (merging stances, diffusing Z). Ties are between look-alikes.
+  seedTemperature: 0.05,
   leftoverTemperature: 0.1,
   salienceScale: 2,
 };
@@ -96,14 +106,15 @@ export const INPUTS: InputSpec[] = [
   { name: 'pair_features', dims: ['K', 'K', PAIR_DIM], meaning: 'symmetric pairwise cues (PAIR_FEATURES)' },
   { name: 'provenance_prior', dims: ['K', 'K'], meaning: 'b_ij: 1 where i and j are connected in the local provenance graph (diagonal 1)' },
   { name: 'hypothesis_features', dims: ['L', TEXT_DIM], meaning: 'hashed text of each candidate hypothesis value' },
-  { name: 'claim_support', dims: ['K', 'L'], meaning: "c_ih: the symbolic claim scorer's s_i(h) in [-1, 1] (0 where the memory makes no claim)" },
+  { name: 'support_features', dims: ['K', 'L', SUPPORT_DIM], meaning: 'f_ih: what memory i says of hypothesis h, by its claims and by its text (SUPPORT_FEATURES)' },
+  { name: 'evidence', dims: ['K', 1], meaning: 'e_i: 1 where memory i states something about the key (claims or text), 0 where it states nothing' },
   { name: 'mu', dims: [], meaning: 'μ: provenance prior strength (Eq. 2); fixed, not learned; the value the model was trained with is in its metadata' },
 ];
 
 export function outputs(slots: number): OutputSpec[] {
   return [
   { name: 'assignment', dims: ['K', slots], meaning: 'Z: K×J soft memory-to-slot assignment, rows on the simplex (Eq. 1)' },
-  { name: 'support', dims: ['K', 'L'], meaning: 's_i(h) in [-1, 1] from the neural scorer (the engine keeps the claim scorer where claims decide)' },
+  { name: 'support', dims: ['K', 'L'], meaning: 's_i(h) in [-1, 1] from the neural scorer, 0 for non-evidence rows (the engine keeps the claim scorer where claims decide)' },
   { name: 'reliability_head', dims: [PRIOR_DIM + 2], meaning: '[w_ρ (8, order of a_prior), b_ρ, b_miss] of Eq. 6' },
   { name: 'affinity', dims: ['K', 'K'], meaning: 'D: pairwise same-factor affinity the slot competition used (diagonal 1)' },
   ];
@@ -178,6 +189,13 @@ class Builder {
   }
 }
 
+/** Starting affinity weights on the pair features: different stances never share a slot, shared residue links. */
+const AFFINITY_PAIR_INIT = PAIR_FEATURES.map(([name]) =>
+  name.startsWith('both evidence, different stance') ? -4 : name.startsWith('same normalised text') ? 2 : name.startsWith('residual-word Jaccard') ? 2 : 0,
+);
+/** Starting support weights: claims and stated values speak for themselves. */
+const SUPPORT_INIT = [2, 2, -2, -1, 0, 0];
+
 /** The model description for the given hyper-parameters. */
 export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   const g = new Builder();
@@ -210,11 +228,11 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   // Pairwise same-factor affinity D (symmetric; the diagonal is forced to 1).
   const gEmb = g.dense(u, g.param('affinity.W', [d, hyper.affinity]));
   const gg = g.binary('Mul', g.binary('MatMul', gEmb, g.transpose(gEmb)), g.constant('inv_sqrt_dg', 1 / Math.sqrt(hyper.affinity)));
-  const provTerm = g.binary('Mul', muB, g.param('affinity.w_prov', [1], { kind: 'values', values: [2] }));
+  const provTerm = g.binary('Mul', muB, g.constant('provenance_link', PROVENANCE_LINK));
   const affLogit = g.binary(
     'Add',
-    g.binary('Add', g.binary('Add', gg, g.pairTerm(g.param('affinity.w_pair', [PAIR_DIM], { kind: 'zeros' }))), provTerm),
-    g.param('affinity.b', [1], { kind: 'values', values: [-1] }),
+    g.binary('Add', g.binary('Add', gg, g.pairTerm(g.param('affinity.w_pair', [PAIR_DIM], { kind: 'values', values: AFFINITY_PAIR_INIT }))), provTerm),
+    g.param('affinity.b', [1], { kind: 'values', values: [-2] }),
   );
   const eye = g.unary('EyeLike', 'provenance_prior', 'eye');
   const offDiag = g.binary('Sub', one, eye);
@@ -231,7 +249,9 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   );
   const salienceRow = g.transpose(salience, [1, 0], 'salience');
   const invSeedTemp = g.constant('inv_seed_temperature', 1 / hyper.seedTemperature);
-  let remaining = g.reduce('ReduceSum', eye, [0], true, 'remaining_0'); // 1×K ones
+  // Only evidence members seed and join slots: remaining_0 = eᵀ (1×K).
+  const evidenceRow = g.transpose('evidence', [1, 0], 'evidence_row');
+  let remaining = g.unary('Identity', evidenceRow, 'remaining_0');
   const claims: string[] = [];
   const memberships: string[] = [];
   for (let j = 0; j < hyper.slots; j++) {
@@ -244,14 +264,17 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   }
   const claimed = g.concat(claims, 0, 'claimed'); // J×K
   const leftoverShare = g.softmax(g.binary('Mul', g.concat(memberships, 0), g.constant('inv_leftover_temperature', 1 / hyper.leftoverTemperature)), 0);
-  const zT = g.binary('Add', claimed, g.binary('Mul', leftoverShare, remaining));
-  g.transpose(zT, [1, 0], 'assignment');
+  const competed = g.binary('Add', claimed, g.binary('Mul', leftoverShare, remaining));
+  // A member that states nothing about the key took no part: its row is uniform (κ = 0, "unassigned").
+  const background = g.binary('Mul', g.binary('Sub', one, evidenceRow), g.constant('inv_slots', 1 / hyper.slots));
+  g.transpose(g.binary('Add', competed, background), [1, 0], 'assignment');
 
   // Candidate-conditioned support scorer s(u_i, h).
   const us = g.dense(u, g.param('support.W_mem', [d, hyper.support]));
   const hs = g.dense('hypothesis_features', g.param('support.W_hyp', [TEXT_DIM, hyper.support]));
-  const claimTerm = g.binary('Mul', 'claim_support', g.param('support.a', [1], { kind: 'values', values: [2] }));
-  g.unary('Tanh', g.binary('Add', g.binary('Add', claimTerm, g.binary('MatMul', us, g.transpose(hs))), g.param('support.b', [1], { kind: 'zeros' })), 'support');
+  const featureTerm = g.reduce('ReduceSum', g.binary('Mul', 'support_features', g.param('support.w', [SUPPORT_DIM], { kind: 'values', values: SUPPORT_INIT })), [2], false);
+  const raw = g.unary('Tanh', g.binary('Add', g.binary('Add', featureTerm, g.binary('MatMul', us, g.transpose(hs))), g.param('support.b', [1], { kind: 'zeros' })));
+  g.binary('Mul', raw, 'evidence', 'support');
 
   // Eq. 6's learnable head, initialised at the engine's fixed head, exported as a constant output.
   const wRho = g.param('reliability.w', [PRIOR_DIM], { kind: 'values', values: [1.0, 2.0, 0.5, 0.3, 0.0, -0.3, -0.5, 0.0] });

@@ -5,7 +5,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { SliceFeatures } from './featurizer';
 import type { ModelSpec, OpSpec } from './spec';
 import { TEXT_DIM } from './text-hash';
-import { MEMORY_DIM, PAIR_DIM } from './featurizer';
+import { MEMORY_DIM, PAIR_DIM, SUPPORT_DIM } from './featurizer';
 
 export type TensorMap = Record<string, tf.Tensor>;
 
@@ -99,7 +99,8 @@ export function inputTensors(f: SliceFeatures, mu: number): TensorMap {
     pair_features: tf.tensor3d(f.pairs, [f.K, f.K, PAIR_DIM]),
     provenance_prior: tf.tensor2d(f.provenance, [f.K, f.K]),
     hypothesis_features: tf.tensor2d(f.hypotheses, [f.L, TEXT_DIM]),
-    claim_support: tf.tensor2d(f.claimSupport, [f.K, f.L]),
+    support_features: tf.tensor3d(f.support, [f.K, f.L, SUPPORT_DIM]),
+    evidence: tf.tensor2d(f.evidence, [f.K, 1]),
     mu: tf.scalar(mu),
   };
 }

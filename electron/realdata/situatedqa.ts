@@ -139,10 +139,27 @@ export const SITUATEDQA_DEFAULTS = {
   evidence: { staleRate: 1, noiseSources: [0, 1] },
 } as const;
 
+/** A fixed split of a file's questions by a hash of their text: `validation` is about one in five. */
+export type Part = 'all' | 'train' | 'validation';
+
+export function inPart(question: string, part: Part): boolean {
+  if (part === 'all') return true;
+  let h = 0x811c9dc5;
+  const q = normalizeValue(question);
+  for (let i = 0; i < q.length; i++) h = Math.imul(h ^ q.charCodeAt(i), 0x01000193) >>> 0;
+  return (h % 5 === 0) === (part === 'validation');
+}
+
 export interface ConvertOptions {
   /** A SituatedQA temporal file (temp.train.jsonl or temp.dev.jsonl). */
   input: string;
   out: string;
+  /**
+   * Which questions of the file: all (default), or the fixed `train` / `validation` split of it (by a hash
+   * of the question, one in five for validation), so that epochs and τ's can be chosen on questions of
+   * the training file that training never saw, and the dev file stays for reporting.
+   */
+  part?: Part;
   /** The simulator config (SITUATEDQA_DEFAULTS merged under the user's); queries.count is set to the data's. */
   config: SimulatorConfig;
   /** At most this many questions (a seeded sample), default all. */
@@ -151,14 +168,20 @@ export interface ConvertOptions {
 }
 
 export async function convertSituatedQa(opts: ConvertOptions, rng: Random): Promise<SimulationSummary & { timelines: number }> {
-  let timelines = readTimelines(opts.input);
+  let timelines = readTimelines(opts.input).filter((t) => inPart(t.question, opts.part ?? 'all'));
   if (timelines.length === 0) throw new Error(`${opts.input}: no question with a current and a different previous answer`);
   if (opts.limit !== undefined && opts.limit < timelines.length) timelines = rng.fork('limit').shuffle(timelines).slice(0, opts.limit);
   const keys = timelineKeys(timelines, rng.fork('pools'));
   const config: SimulatorConfig = { ...opts.config, queries: { ...opts.config.queries, count: keys.length } };
   const summary = await simulate(config, opts.out, opts.onProgress, {
     keys,
-    manifest: { generator: 'cama situatedqa', source: opts.input.split(/[\\/]/).pop(), attribution: SITUATEDQA_ATTRIBUTION, licence: 'CC BY-SA 3.0 (questions)' },
+    manifest: {
+      generator: 'cama situatedqa',
+      source: opts.input.split(/[\\/]/).pop(),
+      part: opts.part ?? 'all',
+      attribution: SITUATEDQA_ATTRIBUTION,
+      licence: 'CC BY-SA 3.0 (questions)',
+    },
   });
   return { ...summary, timelines: timelines.length };
 }

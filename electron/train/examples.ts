@@ -1,19 +1,28 @@
 // Training and validation examples: a query's slice featurized exactly as inference will see it, with
-// what the losses need. Examples are each query's initial slice (Retrieve, K = 10) and the final slice
-// of a recovery episode run by the engine as it stands (heuristic assignment and policy), with the gold
-// answer (Eq. 14) and the weak dependence supervision of Eq. 15: positives are slice members connected
-// by RECORDED provenance (a shared ancestor root, transitively) or labelled `dependent`; negatives are
-// members of distinct recorded origins or labelled `independent`. The ground-truth `factor` is never read.
+// what the losses need. Examples are each query's initial slice (Retrieve, K = 10), the final slice of a
+// recovery episode run by the engine as it stands (heuristic assignment and policy), its corr / ind
+// variants, and TEXT-ONLY copies of the initial and corr slices (every memory's claims removed, so the
+// hypotheses and support come from the extractor and the neural scorer must read the text).
+//
+// Supervision: the gold answer (Eq. 14); dependence pairs for L_d (Eq. 15) and the affinity: where the
+// training data carries ground truth (`factor`, as simulated and converted data do), two evidence members
+// are dependent exactly when their claims on the key come from one factor; elsewhere, as in the paper,
+// members connected by RECORDED provenance are positives and members of distinct recorded origins
+// negatives; a researcher's label overrides both. The neural support scorer is trained on every evidence
+// row towards what the memory's claims say of each hypothesis (0 for a memory that claims nothing on the
+// key). Ground truth is read from the store by id (Store.truths) by the trainer only; the features never
+// contain it.
 
 import { createHash } from 'node:crypto';
-import type { LabelValue, Query } from '../../shared/domain';
+import type { ClaimKey, LabelValue, Query } from '../../shared/domain';
 import type { EngineConfig } from '../engine/config';
 import { runEpisode } from '../engine/episode';
 import { heuristicModel } from '../engine/evidence/heuristic';
 import { heuristicPolicy } from '../engine/policy';
 import { priorAttributes, PRIOR_DIM } from '../engine/priors';
 import { initialSlice } from '../engine/retrieve';
-import { CLAIM_SCORER } from '../engine/scorer';
+import { CLAIM_SCORER, claimSupport } from '../engine/scorer';
+import { claimMatchesKey } from '../engine/hypotheses';
 import { normalize } from '../engine/text';
 import type { SliceMemory } from '../engine/types';
 import type { EvalSource } from '../eval/methods';
@@ -27,7 +36,7 @@ export interface TrainingSource extends EvalSource {
   labels(): Array<{ a: string; b: string; label: LabelValue; query?: string }>;
 }
 
-export type SliceOrigin = 'initial' | 'episode' | 'corr' | 'ind';
+export type SliceOrigin = 'initial' | 'episode' | 'corr' | 'ind' | 'text' | 'text-corr';
 
 export interface Example {
   queryId: string;
@@ -40,6 +49,16 @@ export interface Example {
   known: Float32Array;
   /** 1 where the claim scorer decides s_i(h) (its row is kept), 0 where the neural row is used. */
   claimMask: Float32Array;
+  /** The symbolic s_i(h) (claims), K × L: the rows claimMask keeps. */
+  symbolic: Float32Array;
+  /** Target of the neural support scorer, K × L: what the memory's claims say of each hypothesis. */
+  supportTarget: Float32Array;
+  /** K: 1 for the rows the support loss trains (the evidence rows). */
+  supportMask: Float32Array;
+  /** K × K: 1 where two evidence members share a ground-truth factor (where known). */
+  sameFactor: Float32Array | null;
+  /** K × K: 1 for the evidence pairs (i ≠ j) whose factors are both known. */
+  factorMask: Float32Array | null;
   /** The hypotheses' normalised values, in column order. */
   hypotheses: string[];
   /** Index of the gold answer among the hypotheses; -1 when the slice holds no claim for it. */
@@ -80,13 +99,17 @@ export class LabelIndex {
   }
 }
 
-/** Positive and negative pair masks of Eq. 15 over the slice's evidence members. */
+/**
+ * Positive and negative pair masks of Eq. 15 over the slice's evidence members: a researcher's label,
+ * else the ground-truth factors where both are known (`factors`), else shared recorded provenance roots.
+ */
 export function dependenceTargets(
   source: Pick<EvalSource, 'ancestorRoots'>,
   queryId: string,
   slice: readonly SliceMemory[],
   evidence: readonly boolean[],
   labels: LabelIndex,
+  factors: ReadonlyArray<string | undefined> = [],
 ): { weights: Float32Array; candidates: Float32Array } | null {
   const K = slice.length;
   const roots = slice.map((m) => new Set(source.ancestorRoots(m.id)));
@@ -100,6 +123,7 @@ export function dependenceTargets(
       if (label === 'dependent') dependent = true;
       else if (label === 'independent') dependent = false;
       else if (label === 'unsure') dependent = null;
+      else if (factors[i] !== undefined && factors[j] !== undefined) dependent = factors[i] === factors[j];
       else dependent = [...(roots[i] as Set<string>)].some((r) => (roots[j] as Set<string>).has(r));
       if (dependent === true) pos[i * K + j] = 1;
       if (dependent === false) neg[i * K + j] = 1;
@@ -129,7 +153,28 @@ export function dependenceTargets(
   return { weights, candidates };
 }
 
-/** One example from a query and a slice (null when the slice offers no hypothesis to decide between). */
+/** The ground-truth factor of each member's statement on the key (claim-level, else memory-level), where known. */
+export function factorsOnKey(source: Pick<EvalSource, 'truths'>, slice: readonly SliceMemory[], key: ClaimKey): Array<string | undefined> {
+  const truths = source.truths(slice.map((m) => m.id));
+  return slice.map((m) => {
+    const t = truths.get(m.id);
+    if (!t) return undefined;
+    if (m.claims.length === 0) return t.factor;
+    const k = m.claims.findIndex((c) => claimMatchesKey(c, key));
+    return k < 0 ? undefined : (t.claimFactors[k] ?? t.factor);
+  });
+}
+
+/** The slice as a text-only store would hold it: every memory without its structured claims. */
+export function withoutClaims(slice: readonly SliceMemory[]): SliceMemory[] {
+  return slice.map((m) => ({ ...m, claims: [] }));
+}
+
+/**
+ * One example from a query and a slice (null when the slice offers no hypothesis to decide between).
+ * `original` is the slice with its claims, when `slice` is a text-only copy of it: the support targets
+ * and the factors come from the original claims.
+ */
 export function makeExample(
   source: TrainingSource,
   query: Query,
@@ -137,16 +182,37 @@ export function makeExample(
   origin: SliceOrigin,
   slots: number,
   labels: LabelIndex,
+  original: readonly SliceMemory[] = slice,
 ): Example | null {
   if (slice.length === 0) return null;
   const ids = slice.map((m) => m.id);
   const input = buildSliceInput(query, slice, source.edgesAmong(ids), slots);
   if (input.hypotheses.length === 0) return null;
+  const K = slice.length;
+  const L = input.hypotheses.length;
   const features = featurize(input);
   const { priors, known } = priorAttributes(slice);
-  const evidence = input.claimSupport.scorer.map((s) => s === CLAIM_SCORER);
+  const evidence = Array.from(features.evidence, (e) => e === 1);
   const gold = query.answer === undefined ? -1 : input.hypotheses.findIndex((h) => h.norm === normalize(query.answer as string));
-  const dep = dependenceTargets(source, query.id, slice, evidence, labels);
+  // What each member's claims (in the original slice) say of each hypothesis: the support scorer's target.
+  const key = input.key as ClaimKey;
+  const truthSupport = claimSupport(original, key, input.hypotheses);
+  const supportTarget = Float32Array.from(truthSupport.support.data);
+  const factors = factorsOnKey(source, original, key);
+  const dep = dependenceTargets(source, query.id, slice, evidence, labels, factors);
+  let sameFactor: Float32Array | null = null;
+  let factorMask: Float32Array | null = null;
+  if (factors.some((f) => f !== undefined)) {
+    sameFactor = new Float32Array(K * K);
+    factorMask = new Float32Array(K * K);
+    for (let i = 0; i < K; i++) {
+      for (let j = 0; j < K; j++) {
+        if (i === j || !evidence[i] || !evidence[j] || factors[i] === undefined || factors[j] === undefined) continue;
+        factorMask[i * K + j] = 1;
+        sameFactor[i * K + j] = factors[i] === factors[j] ? 1 : 0;
+      }
+    }
+  }
   return {
     queryId: query.id,
     origin,
@@ -154,7 +220,12 @@ export function makeExample(
     features,
     priors: Float32Array.from(priors.data),
     known: Float32Array.from(known),
-    claimMask: Float32Array.from(evidence, (e) => (e ? 1 : 0)),
+    claimMask: Float32Array.from(input.claimSupport.scorer, (s) => (s === CLAIM_SCORER ? 1 : 0)),
+    symbolic: Float32Array.from(input.claimSupport.support.data),
+    supportTarget: supportTarget.length === K * L ? supportTarget : new Float32Array(K * L),
+    supportMask: Float32Array.from(evidence, (e) => (e ? 1 : 0)),
+    sameFactor,
+    factorMask,
     hypotheses: input.hypotheses.map((h) => h.norm),
     gold,
     dependenceWeights: dep?.weights ?? null,
@@ -169,6 +240,8 @@ export interface ExampleSet {
   queries: number;
 }
 
+const NO_COUNTS = (): Record<SliceOrigin, number> => ({ initial: 0, episode: 0, corr: 0, ind: 0, text: 0, 'text-corr': 0 });
+
 /**
  * Training examples: every query's initial slice and, with `episodes`, the distinct final slice of its
  * recovery episode under the current engine (heuristic assignment and policy); with `variants`, also the
@@ -178,29 +251,27 @@ export async function trainingExamples(
   source: TrainingSource,
   config: EngineConfig,
   labels: LabelIndex,
-  opts: { episodes: boolean; variants: boolean; onProgress?: (done: number, total: number) => void },
+  opts: { episodes: boolean; variants: boolean; textOnly: boolean; onProgress?: (done: number, total: number) => void },
 ): Promise<ExampleSet> {
   const queries = source.queries().filter((q) => q.answer !== undefined);
   const examples: Example[] = [];
-  const counts: Record<SliceOrigin, number> = { initial: 0, episode: 0, corr: 0, ind: 0 };
+  const counts = NO_COUNTS();
+  const add = (ex: Example | null) => {
+    if (!ex) return;
+    examples.push(ex);
+    counts[ex.origin]++;
+  };
   const engine = { source, config, model: heuristicModel(config.duplicateThreshold), policy: heuristicPolicy };
   for (const [n, q] of queries.entries()) {
     const slice = initialSlice(source, q, config.k);
-    const first = makeExample(source, q, slice, 'initial', config.slots, labels);
-    if (first) {
-      examples.push(first);
-      counts.initial++;
-    }
+    add(makeExample(source, q, slice, 'initial', config.slots, labels));
+    if (opts.textOnly) add(makeExample(source, q, withoutClaims(slice), 'text', config.slots, labels, slice));
     if (opts.episodes) {
       const episode = await runEpisode(engine, q, { method: 'training', initial: slice });
       const last = episode.steps[episode.steps.length - 1];
       const ids = last?.sliceIds ?? [];
       if (ids.length > 0 && ids.join('\u0000') !== slice.map((m) => m.id).join('\u0000')) {
-        const ex = makeExample(source, q, source.memories(ids), 'episode', config.slots, labels);
-        if (ex) {
-          examples.push(ex);
-          counts.episode++;
-        }
+        add(makeExample(source, q, source.memories(ids), 'episode', config.slots, labels));
       }
     }
     if (opts.variants) {
@@ -208,11 +279,9 @@ export async function trainingExamples(
       // member, or plus independent observations; the same gold answer must win on both.
       for (const [origin, ids] of [['corr', q.corrIds], ['ind', q.indIds]] as const) {
         if (ids.length === 0) continue;
-        const ex = makeExample(source, q, [...slice, ...source.memories(ids)], origin, config.slots, labels);
-        if (ex) {
-          examples.push(ex);
-          counts[origin]++;
-        }
+        const variant = [...slice, ...source.memories(ids)];
+        add(makeExample(source, q, variant, origin, config.slots, labels));
+        if (origin === 'corr' && opts.textOnly) add(makeExample(source, q, withoutClaims(variant), 'text-corr', config.slots, labels, variant));
       }
     }
     opts.onProgress?.(n + 1, queries.length);
@@ -220,12 +289,25 @@ export async function trainingExamples(
   return { examples, counts, queries: queries.length };
 }
 
-/** Validation examples: each query's initial slice and, where the query has corr_ids, that slice plus them. */
-export function validationExamples(source: TrainingSource, config: EngineConfig, labels: LabelIndex): { base: Example[]; corr: Map<string, Example> } {
+export interface ValidationSet {
+  base: Example[];
+  corr: Map<string, Example>;
+  /** Text-only copies of the base slices. */
+  text: Example[];
+}
+
+/**
+ * Validation examples: each query's initial slice, its text-only copy, and, where the query has corr_ids,
+ * the initial slice plus them.
+ */
+export function validationExamples(source: TrainingSource, config: EngineConfig, labels: LabelIndex): ValidationSet {
   const base: Example[] = [];
   const corr = new Map<string, Example>();
+  const text: Example[] = [];
   for (const q of source.queries().filter((x) => x.answer !== undefined)) {
     const slice = initialSlice(source, q, config.k);
+    const plain = makeExample(source, q, withoutClaims(slice), 'text', config.slots, labels, slice);
+    if (plain) text.push(plain);
     const ex = makeExample(source, q, slice, 'initial', config.slots, labels);
     if (!ex) continue;
     base.push(ex);
@@ -234,7 +316,7 @@ export function validationExamples(source: TrainingSource, config: EngineConfig,
       if (withCopies) corr.set(q.id, withCopies);
     }
   }
-  return { base, corr };
+  return { base, corr, text };
 }
 
 /** Sanity bounds the trainer relies on. */

@@ -6,7 +6,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { Random } from '../common/random';
 import type { ModelSpec } from '../model/spec';
 import type { Weights } from '../model/weights';
-import type { Example } from './examples';
+import type { Example, ValidationSet } from './examples';
 import { disposeExampleTensors, exampleLoss, type ExampleTensors, exampleTensors, forwardExample, type LossWeights } from './losses';
 
 export interface FitOptions extends LossWeights {
@@ -26,9 +26,11 @@ export interface ValidationMetrics {
   cmr: number;
   /** % of queries whose decision flips when their corr copies are appended. */
   rs: number;
+  /** % of text-only copies of the base slices decided right (claims removed). */
+  textAccuracy: number;
   /** Mean −log P(h*) over base slices that hold the gold answer. */
   loss: number;
-  /** What selects the best epoch: mean correctness over base and corr slices. */
+  /** What selects the best epoch: mean correctness over base, corr and text-only slices. */
   score: number;
 }
 
@@ -38,6 +40,8 @@ export interface EpochReport {
   loss: number;
   taskLoss: number;
   dependenceLoss: number;
+  supportLoss: number;
+  affinityLoss: number;
   validation: ValidationMetrics;
   ms: number;
 }
@@ -61,7 +65,7 @@ export async function fit(
   spec: ModelSpec,
   initial: Weights,
   train: readonly Example[],
-  validation: { base: readonly Example[]; corr: ReadonlyMap<string, Example> },
+  validation: ValidationSet,
   opts: FitOptions,
   onProgress?: (p: FitProgress) => void,
 ): Promise<FitResult> {
@@ -72,6 +76,7 @@ export async function fit(
   const trainTensors = train.map((ex) => exampleTensors(ex, opts.mu));
   const valBase = validation.base.map((ex) => exampleTensors(ex, opts.mu));
   const valCorr = new Map([...validation.corr].map(([id, ex]) => [id, exampleTensors(ex, opts.mu)]));
+  const valText = validation.text.map((ex) => exampleTensors(ex, opts.mu));
   const history: EpochReport[] = [];
   let best: { score: number; epoch: number; weights: Weights } | null = null;
   const steps = Math.ceil(train.length / opts.batchSize);
@@ -85,6 +90,7 @@ export async function fit(
       let taskCount = 0;
       let depSum = 0;
       let depCount = 0;
+      const extra = { support: 0, supportN: 0, affinity: 0, affinityN: 0 };
       for (let s = 0; s < steps; s++) {
         const batch = order.slice(s * opts.batchSize, (s + 1) * opts.batchSize).map((i) => trainTensors[i] as ExampleTensors);
         const cost = optimizer.minimize(
@@ -102,6 +108,14 @@ export async function fit(
                 depSum += l.dependence.dataSync()[0] as number;
                 depCount++;
               }
+              if (l.support) {
+                extra.support += l.support.dataSync()[0] as number;
+                extra.supportN++;
+              }
+              if (l.affinity) {
+                extra.affinity += l.affinity.dataSync()[0] as number;
+                extra.affinityN++;
+              }
             }
             return tf.div(total, batch.length) as tf.Scalar;
           },
@@ -116,14 +130,23 @@ export async function fit(
         // Yield so a worker thread's messages and the progress bar are serviced.
         if (s % 8 === 7) await new Promise((r) => setImmediate(r));
       }
-      const val = validate(spec, params, validation, valBase, valCorr, opts.tauP);
-      const report: EpochReport = { epoch, loss: lossSum / train.length, taskLoss: taskCount > 0 ? taskSum / taskCount : 0, dependenceLoss: depCount > 0 ? depSum / depCount : 0, validation: val, ms: performance.now() - start };
+      const val = validate(spec, params, validation, valBase, valCorr, valText, opts.tauP);
+      const report: EpochReport = {
+        epoch,
+        loss: lossSum / train.length,
+        taskLoss: taskCount > 0 ? taskSum / taskCount : 0,
+        dependenceLoss: depCount > 0 ? depSum / depCount : 0,
+        supportLoss: extra.supportN > 0 ? extra.support / extra.supportN : 0,
+        affinityLoss: extra.affinityN > 0 ? extra.affinity / extra.affinityN : 0,
+        validation: val,
+        ms: performance.now() - start,
+      };
       history.push(report);
       if (!best || val.score > best.score) best = { score: val.score, epoch, weights: readWeights(variables) };
       onProgress?.({ epoch, epochs: opts.epochs, step: steps, steps, loss: report.loss, last: report });
     }
   } finally {
-    for (const t of [...trainTensors, ...valBase, ...valCorr.values()]) disposeExampleTensors(t);
+    for (const t of [...trainTensors, ...valBase, ...valCorr.values(), ...valText]) disposeExampleTensors(t);
     optimizer.dispose();
     tf.dispose(varList);
   }
@@ -150,9 +173,10 @@ function decide(spec: ModelSpec, params: Record<string, tf.Tensor>, t: ExampleTe
 function validate(
   spec: ModelSpec,
   params: Record<string, tf.Tensor>,
-  validation: { base: readonly Example[]; corr: ReadonlyMap<string, Example> },
+  validation: ValidationSet,
   base: readonly ExampleTensors[],
   corr: ReadonlyMap<string, ExampleTensors>,
+  text: readonly ExampleTensors[],
   tauP: number,
 ): ValidationMetrics {
   let right = 0;
@@ -185,13 +209,19 @@ function validate(
       corrRight += cex.gold >= 0 && dc.index === cex.gold ? 1 : 0;
     }
   });
+  let textRight = 0;
+  validation.text.forEach((ex, i) => {
+    const d = decide(spec, params, text[i] as ExampleTensors, tauP);
+    textRight += ex.gold >= 0 && d.index === ex.gold ? 1 : 0;
+  });
   const n = validation.base.length;
   const pct = (a: number, b: number) => (b > 0 ? (100 * a) / b : 0);
   return {
     accuracy: pct(right, n),
     cmr: pct(minorityRight, minority),
     rs: pct(flips, pairs),
+    textAccuracy: pct(textRight, validation.text.length),
     loss: nLoss > 0 ? loss / nLoss : 0,
-    score: (right + corrRight) / Math.max(1, n + pairs),
+    score: (right + corrRight + textRight) / Math.max(1, n + pairs + validation.text.length),
   };
 }

@@ -1,7 +1,12 @@
 // The training objective on one example: the model's forward pass (the spec, interpreted by tfjs), the
-// arbitration (the tfjs copy of shared/math/cama.ts) and the losses of Eq. 14-16:
-//   L = λ_task L_task + λ_d L_d,  L_task = −log P(h*)  (Eq. 14),
-//   L_d = −E_i E_{j∈P(i)} log exp(r_ij/τ_d) / Σ_{k∈P(i)∪N(i)} exp(r_ik/τ_d),  r_ij = <z_i, z_j>  (Eq. 15).
+// arbitration (the tfjs copy of shared/math/cama.ts) and the losses:
+//   L = λ_task L_task + λ_d L_d + λ_s L_s + λ_a L_a
+//   L_task = −log P(h*)  (Eq. 14)
+//   L_d = −E_i E_{j∈P(i)} log exp(r_ij/τ_d) / Σ_{k∈P(i)∪N(i)} exp(r_ik/τ_d),  r_ij = <z_i, z_j>  (Eq. 15)
+//   L_s = mean over evidence rows of (s_ih − target_ih)²: the neural support scorer learns, on every row,
+//         what the memory's claims say of h (on text-only copies it has to read it from the text)
+//   L_a = mean binary cross-entropy of the affinity D_ij against "same ground-truth factor", where known:
+//         a dense signal that makes D, and so Z, crisp on pairs the slot competition must separate.
 // (L_RL belongs to the recovery policy, which this model does not train.)
 
 import * as tf from '@tensorflow/tfjs-core';
@@ -14,6 +19,10 @@ import type { Example } from './examples';
 export interface LossWeights {
   lambdaTask: number;
   lambdaD: number;
+  /** λ_s: the support scorer's regression onto what the claims say. */
+  lambdaS: number;
+  /** λ_a: the affinity's cross-entropy against ground-truth factors. */
+  lambdaA: number;
   /** τ_d of Eq. 15. */
   tauD: number;
   /** τ_p used while training (the deployed τ_p is calibrated afterwards). */
@@ -23,10 +32,17 @@ export interface LossWeights {
 /** An example's tensors, made once and kept for the whole run. */
 export interface ExampleTensors {
   inputs: TensorMap;
-  claims: tf.Tensor2D;
+  symbolic: tf.Tensor2D;
   claimMask: tf.Tensor2D;
+  evidence: tf.Tensor2D;
   priors: tf.Tensor2D;
   known: tf.Tensor1D;
+  supportTarget: tf.Tensor2D;
+  supportMask: tf.Tensor2D;
+  supportRows: number;
+  sameFactor: tf.Tensor2D | null;
+  factorMask: tf.Tensor2D | null;
+  factorPairs: number;
   dependenceWeights: tf.Tensor2D | null;
   dependenceCandidates: tf.Tensor2D | null;
   gold: number;
@@ -36,12 +52,20 @@ export function exampleTensors(ex: Example, mu: number): ExampleTensors {
   const { K, L } = ex.features;
   let t: ExampleTensors | undefined;
   tf.tidy(() => {
+    const factorPairs = ex.factorMask ? ex.factorMask.reduce((a, b) => a + b, 0) : 0;
     t = {
       inputs: inputTensors(ex.features, mu),
-      claims: tf.tensor2d(ex.features.claimSupport, [K, L]),
+      symbolic: tf.tensor2d(ex.symbolic, [K, L]),
       claimMask: tf.tensor2d(ex.claimMask, [K, 1]),
+      evidence: tf.tensor2d(ex.features.evidence, [K, 1]),
       priors: tf.tensor2d(ex.priors, [K, PRIOR_DIM]),
       known: tf.tensor1d(ex.known),
+      supportTarget: tf.tensor2d(ex.supportTarget, [K, L]),
+      supportMask: tf.tensor2d(ex.supportMask, [K, 1]),
+      supportRows: ex.supportMask.reduce((a, b) => a + b, 0),
+      sameFactor: ex.sameFactor && factorPairs > 0 ? tf.tensor2d(ex.sameFactor, [K, K]) : null,
+      factorMask: ex.factorMask && factorPairs > 0 ? tf.tensor2d(ex.factorMask, [K, K]) : null,
+      factorPairs,
       dependenceWeights: ex.dependenceWeights ? tf.tensor2d(ex.dependenceWeights, [K, K]) : null,
       dependenceCandidates: ex.dependenceCandidates ? tf.tensor2d(ex.dependenceCandidates, [K, K]) : null,
       gold: ex.gold,
@@ -51,22 +75,35 @@ export function exampleTensors(ex: Example, mu: number): ExampleTensors {
   return t as ExampleTensors;
 }
 
+function tensorsOf(t: ExampleTensors): tf.Tensor[] {
+  return [
+    ...Object.values(t.inputs),
+    t.symbolic,
+    t.claimMask,
+    t.evidence,
+    t.priors,
+    t.known,
+    t.supportTarget,
+    t.supportMask,
+    ...[t.sameFactor, t.factorMask, t.dependenceWeights, t.dependenceCandidates].filter((x): x is tf.Tensor2D => x !== null),
+  ];
+}
+
 function keepAll(t: ExampleTensors): void {
-  for (const x of Object.values(t.inputs)) tf.keep(x);
-  for (const x of [t.claims, t.claimMask, t.priors, t.known, t.dependenceWeights, t.dependenceCandidates]) if (x) tf.keep(x);
+  for (const x of tensorsOf(t)) tf.keep(x);
 }
 
 export function disposeExampleTensors(t: ExampleTensors): void {
-  tf.dispose(Object.values(t.inputs));
-  tf.dispose([t.claims, t.claimMask, t.priors, t.known]);
-  if (t.dependenceWeights) t.dependenceWeights.dispose();
-  if (t.dependenceCandidates) t.dependenceCandidates.dispose();
+  tf.dispose(tensorsOf(t));
 }
 
 export interface ForwardResult {
   assignment: tf.Tensor2D;
+  /** The neural scorer's s_i(h) (0 on non-evidence rows). */
+  neural: tf.Tensor2D;
   /** The support the arbitration uses: the claim scorer's rows where claims decide, the neural rows elsewhere. */
   support: tf.Tensor2D;
+  affinity: tf.Tensor2D;
   logits: tf.Tensor1D;
   /** log P(h) = log softmax(ℓ / τ_p). */
   logPosterior: tf.Tensor1D;
@@ -77,9 +114,18 @@ export function forwardExample(spec: ModelSpec, params: TensorMap, t: ExampleTen
   const out = forward(spec, params, t.inputs);
   const Z = out.assignment as tf.Tensor2D;
   const neural = out.support as tf.Tensor2D;
-  const support = tf.add(tf.mul(t.claimMask, t.claims), tf.mul(tf.sub(1, t.claimMask), neural)) as tf.Tensor2D;
-  const arb = arbitrateTf(Z, support, t.priors, t.known, headFromVector(out.reliability_head as tf.Tensor1D), tauP);
-  return { assignment: Z, support, logits: arb.logits, logPosterior: tf.logSoftmax(tf.div(arb.logits, tauP)) as tf.Tensor1D };
+  const support = tf.add(tf.mul(t.claimMask, t.symbolic), tf.mul(tf.sub(1, t.claimMask), neural)) as tf.Tensor2D;
+  // The engine's evidence mask (shared/math/cama.ts evidenceAssignment): non-evidence rows are no source.
+  const evidenceZ = tf.mul(Z, t.evidence) as tf.Tensor2D;
+  const arb = arbitrateTf(evidenceZ, support, t.priors, t.known, headFromVector(out.reliability_head as tf.Tensor1D), tauP);
+  return {
+    assignment: Z,
+    neural,
+    support,
+    affinity: out.affinity as tf.Tensor2D,
+    logits: arb.logits,
+    logPosterior: tf.logSoftmax(tf.div(arb.logits, tauP)) as tf.Tensor1D,
+  };
 }
 
 /** L_d (Eq. 15) for one example; zero when it has no anchor. */
@@ -90,18 +136,37 @@ export function dependenceLoss(Z: tf.Tensor2D, weights: tf.Tensor2D, candidates:
   return tf.sum(tf.mul(weights, tf.sub(lse, R))) as tf.Scalar;
 }
 
+/** L_s: mean squared error of the neural scorer on the evidence rows. */
+export function supportLoss(neural: tf.Tensor2D, target: tf.Tensor2D, rows: tf.Tensor2D, rowCount: number): tf.Scalar {
+  const L = neural.shape[1];
+  return tf.div(tf.sum(tf.mul(tf.square(tf.sub(neural, target)), rows)), rowCount * L) as tf.Scalar;
+}
+
+/** L_a: mean binary cross-entropy of D against "same factor" over the known evidence pairs. */
+export function affinityLoss(D: tf.Tensor2D, same: tf.Tensor2D, mask: tf.Tensor2D, pairs: number): tf.Scalar {
+  const p = tf.clipByValue(D, 1e-6, 1 - 1e-6);
+  const bce = tf.neg(tf.add(tf.mul(same, tf.log(p)), tf.mul(tf.sub(1, same), tf.log(tf.sub(1, p)))));
+  return tf.div(tf.sum(tf.mul(bce, mask)), pairs) as tf.Scalar;
+}
+
 export interface LossParts {
   total: tf.Scalar;
   task: tf.Scalar | null;
   dependence: tf.Scalar | null;
+  support: tf.Scalar | null;
+  affinity: tf.Scalar | null;
 }
 
 export function exampleLoss(spec: ModelSpec, params: TensorMap, t: ExampleTensors, w: LossWeights): LossParts {
   const f = forwardExample(spec, params, t, w.tauP);
   const task = t.gold >= 0 ? (tf.neg(tf.reshape(tf.slice(f.logPosterior, [t.gold], [1]), [])) as tf.Scalar) : null;
   const dependence = t.dependenceWeights && t.dependenceCandidates ? dependenceLoss(f.assignment, t.dependenceWeights, t.dependenceCandidates, w.tauD) : null;
+  const support = t.supportRows > 0 && w.lambdaS > 0 ? supportLoss(f.neural, t.supportTarget, t.supportMask, t.supportRows) : null;
+  const affinity = t.sameFactor && t.factorMask && w.lambdaA > 0 ? affinityLoss(f.affinity, t.sameFactor, t.factorMask, t.factorPairs) : null;
   let total = tf.scalar(0);
   if (task) total = tf.add(total, tf.mul(task, w.lambdaTask));
   if (dependence) total = tf.add(total, tf.mul(dependence, w.lambdaD));
-  return { total, task, dependence };
+  if (support) total = tf.add(total, tf.mul(support, w.lambdaS));
+  if (affinity) total = tf.add(total, tf.mul(affinity, w.lambdaA));
+  return { total, task, dependence, support, affinity };
 }

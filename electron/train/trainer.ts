@@ -1,8 +1,8 @@
 // Training the neural evidence model, end to end, as a plain async function (the CLI wraps it; a worker
-// thread can call it): examples from the training data, seeded Adam on λ_task L_task + λ_d L_d, the
-// best epoch on validation kept, the ONNX graph exported from the same spec, τ_p, τ_N, τ_H calibrated
-// on validation with the exported model, validation metrics measured with them, and the model and its
-// card written atomically.
+// thread can call it): examples from the training data (one or several sources, comma-separated), seeded
+// Adam on λ_task L_task + λ_d L_d + λ_s L_s + λ_a L_a (losses.ts), the best epoch on validation kept, the
+// ONNX graph exported from the same spec, τ_p, τ_N, τ_H calibrated on validation with the exported model,
+// validation metrics measured with them, and the model and its card written atomically.
 
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -21,14 +21,14 @@ import { cardPathFor, modelNameOf } from '../model/paths';
 import { buildSpec, CONTRACT_VERSION, DEFAULT_HYPER, FEATURIZER_VERSION, type Hyper, parameterCount } from '../model/spec';
 import { useCpuBackend } from '../model/tf-setup';
 import { initialWeights } from '../model/weights';
-import { openDataSource } from './data';
-import { LabelIndex, trainingExamples, validationExamples } from './examples';
+import { type DataSource, openDataSource } from './data';
+import { type Example, LabelIndex, trainingExamples, type ValidationSet, validationExamples } from './examples';
 import { type EpochReport, fit } from './fit';
 
 export interface TrainOptions {
-  /** Training data: a bundle folder, a store file, or a simulator config (.json). */
+  /** Training data: a bundle folder, a store file, or a simulator config (.json); several joined by commas. */
   bundle: string;
-  /** Validation data (same forms): early stopping, calibration and the card's metrics. */
+  /** Validation data (same forms, several joined by commas): early stopping, calibration and the card's metrics. */
   validation: string;
   /** Where to write the model (NAME.onnx); the card goes to NAME.card.json beside it. */
   out: string;
@@ -42,6 +42,10 @@ export interface TrainOptions {
   batchSize?: number;
   lambdaTask?: number;
   lambdaD?: number;
+  /** λ_s: weight of the support scorer's regression (L_s). */
+  lambdaS?: number;
+  /** λ_a: weight of the affinity's cross-entropy against ground-truth factors (L_a). */
+  lambdaA?: number;
   tauD?: number;
   /** τ_p during training (the deployed τ_p is calibrated). */
   tauP?: number;
@@ -49,6 +53,8 @@ export interface TrainOptions {
   episodes?: boolean;
   /** Add the training queries' corr / ind variant slices to the examples (default true). */
   variants?: boolean;
+  /** Add text-only copies of the initial and corr slices (claims removed; default true). */
+  textOnly?: boolean;
   /** Use the training store's researcher labels in L_d (default true; false trains the same model without them). */
   labels?: boolean;
   /** Calibrate τ_p, τ_N, τ_H and measure validation metrics with the engine (default true). */
@@ -85,6 +91,8 @@ export const TRAIN_DEFAULTS = {
   batchSize: 16,
   lambdaTask: 1,
   lambdaD: 0.5,
+  lambdaS: 1,
+  lambdaA: 0.5,
   tauD: 0.1,
   tauP: 0.5,
   stepCost: 0.05,
@@ -100,6 +108,8 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     batchSize: options.batchSize ?? TRAIN_DEFAULTS.batchSize,
     lambdaTask: options.lambdaTask ?? TRAIN_DEFAULTS.lambdaTask,
     lambdaD: options.lambdaD ?? TRAIN_DEFAULTS.lambdaD,
+    lambdaS: options.lambdaS ?? TRAIN_DEFAULTS.lambdaS,
+    lambdaA: options.lambdaA ?? TRAIN_DEFAULTS.lambdaA,
     tauD: options.tauD ?? TRAIN_DEFAULTS.tauD,
     tauP: options.tauP ?? TRAIN_DEFAULTS.tauP,
   };
@@ -114,40 +124,65 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
   await useCpuBackend();
 
   onProgress({ phase: 'data', message: `loading ${options.bundle} and ${options.validation}` });
-  const trainData = await openDataSource(options.bundle);
-  const valData = await openDataSource(options.validation);
+  const trainData: DataSource[] = [];
+  const valData: DataSource[] = [];
   let model: OnnxEvidenceModel | null = null;
   try {
-    const labels = new LabelIndex(options.labels === false ? [] : trainData.store.labels());
-    const set = await trainingExamples(trainData.store, config, labels, {
-      episodes: options.episodes ?? true,
-      variants: options.variants ?? true,
-      onProgress: (done, total) => onProgress({ phase: 'examples', done, total }),
-    });
-    if (set.examples.length === 0) throw new Error(`train: ${options.bundle} gives no training example (no query with a gold answer and hypotheses)`);
-    const validation = validationExamples(valData.store, config, new LabelIndex(valData.store.labels()));
+    for (const path of splitPaths(options.bundle)) trainData.push(await openDataSource(path));
+    for (const path of splitPaths(options.validation)) valData.push(await openDataSource(path));
+    const labelRows = options.labels === false ? [] : trainData.flatMap((d) => d.store.labels());
+    const labels = new LabelIndex(labelRows);
+    const examples: Example[] = [];
+    const counts: Record<string, number> = {};
+    let queries = 0;
+    for (const [i, data] of trainData.entries()) {
+      const set = await trainingExamples(data.store, config, new LabelIndex(options.labels === false ? [] : data.store.labels()), {
+        episodes: options.episodes ?? true,
+        variants: options.variants ?? true,
+        textOnly: options.textOnly ?? true,
+        onProgress: (done, total) => onProgress({ phase: 'examples', done: done + i * total, total: total * trainData.length }),
+      });
+      examples.push(...set.examples);
+      for (const [k, n] of Object.entries(set.counts)) counts[k] = (counts[k] ?? 0) + n;
+      queries += set.queries;
+    }
+    if (examples.length === 0) throw new Error(`train: ${options.bundle} gives no training example (no query with a gold answer and hypotheses)`);
+    const validation: ValidationSet = { base: [], corr: new Map(), text: [] };
+    for (const [i, data] of valData.entries()) {
+      const v = validationExamples(data.store, config, new LabelIndex(data.store.labels()));
+      validation.base.push(...v.base);
+      validation.text.push(...v.text);
+      // Query ids repeat across sources: key the corr variants by source too.
+      for (const [id, ex] of v.corr) validation.corr.set(`${i}:${id}`, ex);
+      for (const ex of [...v.base, ...v.text]) ex.queryId = `${i}:${ex.queryId}`;
+      for (const ex of v.corr.values()) ex.queryId = `${i}:${ex.queryId}`;
+    }
 
     const spec = buildSpec(hyper);
-    const result = await fit(spec, initialWeights(spec, hp.seed), set.examples, validation, { ...hp }, (p) => onProgress({ phase: 'fit', ...p }));
+    const result = await fit(spec, initialWeights(spec, hp.seed), examples, validation, { ...hp }, (p) => onProgress({ phase: 'fit', ...p }));
     const bytes = exportOnnx(spec, result.weights, { name, mu: hp.mu, hyper, extra: { 'cama.seed': String(hp.seed) } });
     model = await OnnxEvidenceModel.fromBytes(bytes, out);
 
     let calibration: ModelCard['calibration'] = null;
     let metrics: MethodMetrics | null = null;
+    const perSource: Record<string, MethodMetrics | null> = {};
     if (options.calibrate ?? true) {
       const cal = await calibrate(
-        valData.store,
+        valData.map((d) => d.store),
         { config, model: memoized(model), policy: heuristicPolicy },
         { stepCost, onProgress: (done, total) => onProgress({ phase: 'calibrate', done, total }) },
       );
-      calibration = { ...cal.best, stepCost, bundle: valData.description.name };
-      const report = await evaluate(valData.store, {
-        bundle: valData.description.name,
-        methods: resolveMethods(['cama']),
-        context: { config: { ...config, tauP: cal.best.tauP, tauN: cal.best.tauN, tauH: cal.best.tauH }, model, policy: heuristicPolicy },
-        onProgress: (done, total) => onProgress({ phase: 'evaluate', done, total }),
-      });
-      metrics = report.methods.cama ?? null;
+      calibration = { ...cal.best, stepCost, bundle: valData.map((d) => d.description.name).join(', ') };
+      for (const [i, data] of valData.entries()) {
+        const report = await evaluate(data.store, {
+          bundle: data.description.name,
+          methods: resolveMethods(['cama']),
+          context: { config: { ...config, tauP: cal.best.tauP, tauN: cal.best.tauN, tauH: cal.best.tauH }, model, policy: heuristicPolicy },
+          onProgress: (done, total) => onProgress({ phase: 'evaluate', done: done + i * total, total: total * valData.length }),
+        });
+        perSource[data.description.name] = report.methods.cama ?? null;
+        if (i === 0) metrics = report.methods.cama ?? null;
+      }
     }
 
     const best = result.history[result.bestEpoch - 1] as EpochReport;
@@ -159,14 +194,17 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
       contract: { contractVersion: CONTRACT_VERSION, featurizerVersion: FEATURIZER_VERSION, opset: OPSET },
       architecture: { parameters: parameterCount(spec), mu: hp.mu, hyper: { ...hyper }, bytes: bytes.length },
       training: {
-        data: trainData.description,
-        validation: valData.description,
-        examples: { ...set.counts, total: set.examples.length, queries: set.queries },
-        validationExamples: { base: validation.base.length, corr: validation.corr.size },
+        data: (trainData[0] as DataSource).description,
+        validation: (valData[0] as DataSource).description,
+        sources: trainData.map((d) => d.description),
+        validationSources: valData.map((d) => d.description),
+        examples: { ...counts, total: examples.length, queries },
+        validationExamples: { base: validation.base.length, corr: validation.corr.size, text: validation.text.length },
+        supervision: 'dependence from ground-truth factors where the data carries them, recorded provenance otherwise; researcher labels override',
         seed: hp.seed,
         epochs: hp.epochs,
         bestEpoch: result.bestEpoch,
-        selection: 'best single-pass validation correctness over base and corr slices',
+        selection: 'best single-pass validation correctness over base, corr and text-only slices',
         backend: 'tfjs cpu',
         seconds: Math.round((performance.now() - started) / 100) / 10,
         engine: { k: config.k, kAdd: config.kAdd, budget: config.budget, slots: config.slots, alpha: config.alpha, policy: heuristicPolicy.name },
@@ -176,13 +214,22 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
       calibration,
       metrics: {
         validation: metrics ? { ...metrics } : null,
+        validationBySource: perSource,
         singlePassValidation: best.validation,
         history: result.history.map((h) => ({
           epoch: h.epoch,
           loss: round(h.loss),
           taskLoss: round(h.taskLoss),
           dependenceLoss: round(h.dependenceLoss),
-          validation: { accuracy: round(h.validation.accuracy), cmr: round(h.validation.cmr), rs: round(h.validation.rs), loss: round(h.validation.loss) },
+          supportLoss: round(h.supportLoss),
+          affinityLoss: round(h.affinityLoss),
+          validation: {
+            accuracy: round(h.validation.accuracy),
+            cmr: round(h.validation.cmr),
+            rs: round(h.validation.rs),
+            textAccuracy: round(h.validation.textAccuracy),
+            loss: round(h.validation.loss),
+          },
         })),
       },
     };
@@ -192,9 +239,15 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     return { file: out, cardFile, card, history: result.history, bestEpoch: result.bestEpoch };
   } finally {
     await model?.close();
-    trainData.close();
-    valData.close();
+    for (const d of [...trainData, ...valData]) d.close();
   }
+}
+
+/** "a,b" -> ["a", "b"]: several data sources in one option. */
+function splitPaths(list: string): string[] {
+  const paths = list.split(',').map((p) => p.trim()).filter(Boolean);
+  if (paths.length === 0) throw new Error('train: no data path given');
+  return paths;
 }
 
 function round(x: number): number {

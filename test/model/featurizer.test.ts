@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { checkContract, ModelContractError } from '../../electron/model/contract';
-import { FEATURIZER_VERSION, featurize, MEMORY_DIM, MEMORY_SCALARS, PAIR_DIM, PAIR_FEATURES } from '../../electron/model/featurizer';
+import { FEATURIZER_VERSION, featurize, MEMORY_DIM, MEMORY_SCALARS, PAIR_DIM, PAIR_FEATURES, SUPPORT_DIM } from '../../electron/model/featurizer';
 import { exportOnnx, META, readMetadata } from '../../electron/model/onnx-export';
 import { OnnxEvidenceModel } from '../../electron/model/onnx-model';
 import { buildSpec, CONTRACT_VERSION, DEFAULT_HYPER } from '../../electron/model/spec';
@@ -26,7 +26,7 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const bytesOf = (f: ReturnType<typeof featurize>) => [f.memory, f.query, f.pairs, f.provenance, f.hypotheses, f.claimSupport].map((a) => Buffer.from(a.buffer).toString('hex'));
+const bytesOf = (f: ReturnType<typeof featurize>) => [f.memory, f.query, f.pairs, f.provenance, f.hypotheses, f.support, f.evidence].map((a) => Buffer.from(a.buffer).toString('hex'));
 
 describe('featurizer', () => {
   it('gives the same bytes for the same slice, however often and from whichever store read', () => {
@@ -61,7 +61,8 @@ describe('featurizer', () => {
     expect(f.pairs.length).toBe(K * K * PAIR_DIM);
     expect(f.provenance.length).toBe(K * K);
     expect(f.hypotheses.length).toBe(L * TEXT_DIM);
-    expect(f.claimSupport.length).toBe(K * L);
+    expect(f.support.length).toBe(K * L * SUPPORT_DIM);
+    expect(f.evidence.length).toBe(K);
     for (let i = 0; i < K; i++)
       for (let j = 0; j < K; j++)
         for (let p = 0; p < PAIR_DIM; p++) expect(f.pairs[(i * K + j) * PAIR_DIM + p]).toBe(f.pairs[(j * K + i) * PAIR_DIM + p]);
@@ -97,7 +98,7 @@ describe('the model contract', () => {
 
   it('refuses a model of another contract version, and a file that is no CAMA model', () => {
     expect(() => checkContract({ [META.contract]: 'cama-evidence/9', [META.featurizer]: FEATURIZER_VERSION, [META.mu]: '0.5', [META.slots]: '6' }, 'x.onnx')).toThrow(
-      /x\.onnx.*cama-evidence\/9.*cama-evidence\/1/,
+      /x\.onnx.*cama-evidence\/9.*cama-evidence\/2/,
     );
     expect(() => checkContract({}, 'y.onnx')).toThrow(/y\.onnx: not a CAMA evidence model/);
   });

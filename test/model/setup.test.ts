@@ -86,7 +86,7 @@ describe('engine setup with a trained model', () => {
     for (const p of m.metadataProps) if (p.key === META.contract) p.value = 'cama-evidence/0';
     const models = path.join(dir, 'models-b');
     const file = writeModel(models, 'default.onnx', onnxProto.onnx.ModelProto.encode(m).finish());
-    await expect(engineSetupWithModel(file)).rejects.toThrow(/default\.onnx.*cama-evidence\/0.*cama-evidence\/1/);
+    await expect(engineSetupWithModel(file)).rejects.toThrow(/default\.onnx.*cama-evidence\/0.*cama-evidence\/2/);
     const setup = await loadEngine({}, { modelsDir: models });
     expect(setup.model.heuristic).toBe(true);
     expect(setup.notes?.join(' ')).toMatch(/cama-evidence\/0.*HEURISTIC/);

@@ -162,7 +162,7 @@ describe('the learned policy in the engine', () => {
     expect(setup.policy).toBe(heuristicPolicy);
     expect(setup.notes?.join(' ')).toMatch(/cama-policy\/0.*HEURISTIC recovery policy/);
     // An evidence model is not a policy, nor a policy an evidence model.
-    await expect(OnnxRecoveryPolicy.load(path.join(MODELS, 'default.onnx'))).rejects.toThrow(/cama-evidence\/1.*cama-policy\/1/);
-    await expect(OnnxEvidenceModel.load(path.join(MODELS, 'policy.onnx'))).rejects.toThrow(/cama-policy\/1.*cama-evidence\/1/);
+    await expect(OnnxRecoveryPolicy.load(path.join(MODELS, 'default.onnx'))).rejects.toThrow(/cama-evidence\/2.*cama-policy\/1/);
+    await expect(OnnxEvidenceModel.load(path.join(MODELS, 'policy.onnx'))).rejects.toThrow(/cama-policy\/1.*cama-evidence\/2/);
   });
 });

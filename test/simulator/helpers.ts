@@ -7,7 +7,7 @@ import { afterAll } from 'vitest';
 import type { ClaimKey, Query } from '../../shared/domain';
 import { importBundle } from '../../electron/bundle/import';
 import { claimMatchesKey } from '../../electron/engine/hypotheses';
-import { deepMerge } from '../../electron/cli/commands/simulate';
+import { deepMerge } from '../../electron/common/merge';
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';

@@ -2,7 +2,8 @@
 // progress on stderr.
 
 import { Command } from 'commander';
-import { DEFAULT_METHODS, resolveMethods } from '../../eval/methods';
+import { ablationMethod, DEFAULT_METHODS, resolveMethods } from '../../eval/methods';
+import { GROUPS } from '../../model/featurizer';
 import { type EvalReport, evaluate } from '../../eval/harness';
 import { evaluateAndSave } from '../../eval/persist';
 import { progressBar } from '../progress';
@@ -19,13 +20,18 @@ export function evalCommand(): Command {
     .option('--engine-config <file>', 'a JSON file overriding engine settings (K, B, τ_p, τ_N, τ_H, ...)')
     .option('--model <file>', MODEL_OPTION_HELP)
     .option('--claims <mode>', 'keep: score the bundle as it is; none: import every memory without its structured claims, so that hypotheses, support and votes come from text alone', 'keep')
+    .option('--ablate <groups>', `also score cama with each input group of the model zeroed at inference (${GROUPS.join(', ')}), and print each group's drop`)
     .option('--json', 'print one JSON object and nothing else on stdout')
-    .action(async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; claims: string; json?: boolean }) => {
+    .action(async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; claims: string; ablate?: string; json?: boolean }) => {
       if (opts.claims !== 'keep' && opts.claims !== 'none') throw new Error(`--claims must be keep or none, got "${opts.claims}"`);
       if (opts.claims === 'none' && (opts.store !== undefined || opts.bundle === undefined)) {
         throw new Error('--claims none scores a --bundle imported without its claims into a scratch store; it cannot rewrite a --store');
       }
       const methods = resolveMethods(opts.methods ? opts.methods.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_METHODS);
+      const ablate = opts.ablate ? opts.ablate.split(',').map((s) => s.trim()).filter(Boolean) : [];
+      for (const g of ablate) if (!(GROUPS as readonly string[]).includes(g)) throw new Error(`--ablate: unknown input group "${g}"; known: ${GROUPS.join(', ')}`);
+      if (ablate.length > 0 && !methods.some((m) => m.name === 'cama')) methods.unshift(...resolveMethods(['cama']));
+      methods.push(...ablate.map(ablationMethod));
       const setup = await loadEngineSetup(opts.engineConfig, opts.model);
       const { store, label } = openData({ ...opts, claims: opts.claims });
       const bar = progressBar('eval');
@@ -33,7 +39,9 @@ export function evalCommand(): Command {
         const run = { bundle: label, methods, context: setup, onProgress: (d: number, t: number) => bar.update(d, t) };
         const report = opts.store !== undefined ? (await evaluateAndSave(store, run)).report : await evaluate(store, run);
         bar.stop();
-        process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : `${renderReport(report)}\n${describeSetup(setup)}\n`);
+        const drops = ablationDrops(report, ablate);
+        if (opts.json) process.stdout.write(`${JSON.stringify(ablate.length > 0 ? { ...report, ablations: drops } : report)}\n`);
+        else process.stdout.write(`${renderReport(report)}\n${ablate.length > 0 ? `\n${renderDrops(drops)}\n` : ''}${describeSetup(setup)}\n`);
       } finally {
         bar.stop();
         store.close();
@@ -67,6 +75,30 @@ export function renderReport(report: EvalReport): string {
       ? `\n(D_minor and D_rec derived from claims, provenance and factor for ${report.tags_derived} queries whose rows carry no tags)`
       : '';
   return `${report.bundle}: ${report.n_queries} queries; ${counts}${derived}${claimNote(report.claim_coverage)}\n\n${table}`;
+}
+
+export interface AblationDrop {
+  group: string;
+  accuracy: number | null;
+  cmr: number | null;
+  /** cama's figure minus the ablated one: how many points the group is worth. */
+  accuracyDrop: number | null;
+  cmrDrop: number | null;
+}
+
+/** Each ablated group's accuracy and CMR beside cama's, as drops in points. */
+export function ablationDrops(report: EvalReport, groups: readonly string[]): AblationDrop[] {
+  const full = report.methods.cama;
+  const minus = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null ? null : a - b);
+  return groups.map((group) => {
+    const m = report.methods[`cama_ablate_${group}`];
+    return { group, accuracy: m?.accuracy ?? null, cmr: m?.cmr ?? null, accuracyDrop: minus(full?.accuracy, m?.accuracy), cmrDrop: minus(full?.cmr, m?.cmr) };
+  });
+}
+
+function renderDrops(drops: readonly AblationDrop[]): string {
+  const rows = drops.map((d) => [d.group, fixed(d.accuracy), fixed(d.accuracyDrop), fixed(d.cmr), fixed(d.cmrDrop)]);
+  return `what each input group is worth (zeroed at inference):\n${formatTable(['group zeroed', 'Acc', 'Acc drop', 'CMR', 'CMR drop'], rows)}`;
 }
 
 /** What the report should say about structured claims: none, few, or (silently) most. */

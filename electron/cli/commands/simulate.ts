@@ -60,19 +60,6 @@ export function readConfig(file: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-type Json = Record<string, unknown>;
-
-/** `over` merged into `base`, objects recursively (arrays and scalars replace): config files over defaults. */
-export function deepMerge(base: Json, over: Json): Json {
-  const out: Json = { ...base };
-  for (const [k, v] of Object.entries(over)) {
-    const prev = out[k];
-    const isObject = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
-    out[k] = isObject(v) && isObject(prev) ? deepMerge(prev, v) : v;
-  }
-  return out;
-}
-
 function parseSeed(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`--seed must be a non-negative integer, got "${value}"`);

@@ -9,7 +9,8 @@ import { type SimulatorConfig, simulatorConfig } from '../../simulator/config';
 import { FAMILY_NAMES } from '../../simulator/wording';
 import { numberOption } from '../options';
 import { progressBar } from '../progress';
-import { deepMerge, readConfig } from './simulate';
+import { deepMerge } from '../../common/merge';
+import { readConfig } from './simulate';
 
 export function situatedQaCommand(): Command {
   return new Command('situatedqa')
@@ -23,8 +24,10 @@ export function situatedQaCommand(): Command {
     .option('--seed <n>', 'the seed', numberOption('seed', (x) => Number.isInteger(x) && x >= 0))
     .option('--provenance-rate <p>', 'probability a derivation edge is recorded (evidence.provenanceRate)', numberOption('provenance rate', (x) => x >= 0 && x <= 1))
     .option('--families <list>', `wording families to use, comma-separated (default all: ${FAMILY_NAMES.join(', ')})`)
+    .option('--part <part>', 'all (default), or the fixed train / validation split of the file (one question in five, by a hash of its text, is validation)', 'all')
     .option('--limit <n>', 'at most this many questions (a seeded sample)', numberOption('limit', (x) => Number.isInteger(x) && x >= 1))
-    .action(async (opts: { input: string; out: string; config?: string; seed?: number; provenanceRate?: number; families?: string; limit?: number }) => {
+    .action(async (opts: { input: string; out: string; config?: string; seed?: number; provenanceRate?: number; families?: string; part: string; limit?: number }) => {
+      if (opts.part !== 'all' && opts.part !== 'train' && opts.part !== 'validation') throw new Error(`--part must be all, train or validation, got "${opts.part}"`);
       const over: Record<string, unknown> = opts.config ? readConfig(opts.config) : {};
       const flags: Record<string, unknown> = {};
       if (opts.seed !== undefined) flags.seed = opts.seed;
@@ -39,7 +42,7 @@ export function situatedQaCommand(): Command {
       }
       const bar = progressBar('situatedqa');
       const summary = await convertSituatedQa(
-        { input: resolve(opts.input), out: resolve(opts.out), config, limit: opts.limit, onProgress: (d, t) => bar.update(d, t) },
+        { input: resolve(opts.input), out: resolve(opts.out), config, part: opts.part, limit: opts.limit, onProgress: (d, t) => bar.update(d, t) },
         new Random(config.seed),
       ).finally(() => bar.stop());
       const tags = Object.entries(summary.tags)

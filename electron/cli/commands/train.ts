@@ -35,8 +35,9 @@ function trainProgress(): { onEvent: (e: TrainEvent) => void; stop: () => void }
           if (!tty && e.step === e.steps && e.last?.epoch === e.epoch) {
             const v = e.last.validation;
             process.stderr.write(
-              `train: epoch ${e.epoch}/${e.epochs} loss ${formatFixed(e.last.loss, 4)} (task ${formatFixed(e.last.taskLoss, 4)}, dependence ${formatFixed(e.last.dependenceLoss, 4)}) | ` +
-                `validation single-pass acc ${formatFixed(v.accuracy)} CMR ${formatFixed(v.cmr)} RS ${formatFixed(v.rs)} loss ${formatFixed(v.loss, 4)} | ${formatFixed(e.last.ms / 1000)} s\n`,
+              `train: epoch ${e.epoch}/${e.epochs} loss ${formatFixed(e.last.loss, 4)} (task ${formatFixed(e.last.taskLoss, 4)}, dependence ${formatFixed(e.last.dependenceLoss, 4)}, ` +
+                `support ${formatFixed(e.last.supportLoss, 4)}, affinity ${formatFixed(e.last.affinityLoss, 4)}) | ` +
+                `validation single-pass acc ${formatFixed(v.accuracy)} CMR ${formatFixed(v.cmr)} RS ${formatFixed(v.rs)} text-only acc ${formatFixed(v.textAccuracy)} loss ${formatFixed(v.loss, 4)} | ${formatFixed(e.last.ms / 1000)} s\n`,
             );
           }
           break;
@@ -60,8 +61,8 @@ function trainProgress(): { onEvent: (e: TrainEvent) => void; stop: () => void }
 export function trainCommand(): Command {
   return new Command('train')
     .description('train the neural evidence model (L_task + L_d, Eq. 14-15), export it to ONNX, calibrate τ on validation, write model + card')
-    .requiredOption('--bundle <dir>', 'training data: a bundle folder, a store file, or a simulator config (.json, simulated first)')
-    .requiredOption('--validation <dir>', 'validation data (same forms): best epoch, calibration, card metrics')
+    .requiredOption('--bundle <dirs>', 'training data: a bundle folder, a store file, or a simulator config (.json, simulated first); several joined by commas')
+    .requiredOption('--validation <dirs>', 'validation data (same forms, several joined by commas): best epoch, calibration, card metrics')
     .requiredOption('--out <file>', 'the model to write, models/NAME.onnx (its card goes to models/NAME.card.json)')
     .option('--epochs <n>', 'epochs', numberOption('epochs', (x) => Number.isInteger(x) && x >= 1), TRAIN_DEFAULTS.epochs)
     .option('--seed <n>', 'seed (same seed, same data: same weights)', numberOption('seed', Number.isInteger), TRAIN_DEFAULTS.seed)
@@ -70,9 +71,12 @@ export function trainCommand(): Command {
     .option('--lr <rate>', 'Adam learning rate', numberOption('lr', (x) => x > 0), TRAIN_DEFAULTS.learningRate)
     .option('--batch-size <n>', 'examples per step', numberOption('batch size', (x) => Number.isInteger(x) && x >= 1), TRAIN_DEFAULTS.batchSize)
     .option('--lambda-d <λ>', 'λ_d: weight of the dependence loss L_d', numberOption('λ_d', (x) => x >= 0), TRAIN_DEFAULTS.lambdaD)
+    .option('--lambda-s <λ>', 'λ_s: weight of the support scorer\'s regression onto what the claims say (L_s)', numberOption('λ_s', (x) => x >= 0), TRAIN_DEFAULTS.lambdaS)
+    .option('--lambda-a <λ>', 'λ_a: weight of the affinity\'s cross-entropy against ground-truth factors, where the data has them (L_a)', numberOption('λ_a', (x) => x >= 0), TRAIN_DEFAULTS.lambdaA)
     .option('--tau-d <τ>', 'τ_d: temperature of L_d', numberOption('τ_d', (x) => x > 0), TRAIN_DEFAULTS.tauD)
     .option('--no-episodes', 'train on initial slices only (no final slices of recovery episodes)')
     .option('--no-variants', "leave out the training queries' corr / ind variant slices")
+    .option('--no-text-only', 'leave out the text-only copies of the slices (claims removed), so the support scorer is not taught to read text')
     .option('--no-calibrate', 'skip calibration and validation metrics (the card then has none)')
     .option('--engine-config <file>', 'a JSON file overriding engine settings (K, B, ...)')
     .action(
@@ -87,9 +91,12 @@ export function trainCommand(): Command {
         lr: number;
         batchSize: number;
         lambdaD: number;
+        lambdaS: number;
+        lambdaA: number;
         tauD: number;
         episodes: boolean;
         variants: boolean;
+        textOnly: boolean;
         calibrate: boolean;
         engineConfig?: string;
       }) => {
@@ -112,9 +119,12 @@ export function trainCommand(): Command {
               learningRate: opts.lr,
               batchSize: opts.batchSize,
               lambdaD: opts.lambdaD,
+              lambdaS: opts.lambdaS,
+              lambdaA: opts.lambdaA,
               tauD: opts.tauD,
               episodes: opts.episodes,
               variants: opts.variants,
+              textOnly: opts.textOnly,
               calibrate: opts.calibrate,
               engine,
             },

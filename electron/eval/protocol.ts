@@ -1,0 +1,199 @@
+// The evaluation protocol (resources/configs/protocol.json): report sets whose FORM the model never saw in
+// training (held-out wording families, lying metadata, real SituatedQA dev questions, shifted knobs, and
+// the training form on a new seed), each generated at several provenance rates and scored with and
+// without structured claims, every method on the same slices. A model that learned one generator's
+// wording or metadata instead of the method fails here, where a new seed of its own generator would not
+// show it. `cama protocol` runs it and prints one table; the README's result tables come from it.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { importBundle } from '../bundle/import';
+import { deepMerge } from '../common/merge';
+import { Random } from '../common/random';
+import { convertSituatedQa, SITUATEDQA_DEFAULTS } from '../realdata/situatedqa';
+import { simulatorConfig } from '../simulator/config';
+import { simulate } from '../simulator/simulate';
+import { Store } from '../store/store';
+import { evaluate, type MethodMetrics } from './harness';
+import { type MethodContext, resolveMethods } from './methods';
+
+const SetSpec = z
+  .object({
+    name: z.string().regex(/^[\w.-]+$/),
+    simulate: z.string().optional(),
+    situatedqa: z.string().optional(),
+    seed: z.number().int().min(0).optional(),
+    note: z.string().optional(),
+  })
+  .refine((s) => (s.simulate === undefined) !== (s.situatedqa === undefined), { message: 'a set names exactly one of simulate / situatedqa' });
+
+export const ProtocolSchema = z.object({
+  description: z.string().optional(),
+  sets: z.array(SetSpec).min(1),
+  provenance: z.array(z.number().min(0).max(1)).min(1),
+  claims: z.array(z.enum(['keep', 'none'])).min(1),
+  methods: z.array(z.string()).min(1),
+  targets: z.object({ cmr: z.number(), rs: z.number(), err: z.number(), textAccuracy: z.number() }),
+});
+
+export type ProtocolConfig = z.infer<typeof ProtocolSchema>;
+
+export function readProtocol(file: string): ProtocolConfig {
+  try {
+    return ProtocolSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  } catch (err) {
+    throw new Error(`${file}: not a valid protocol (${err instanceof z.ZodError ? z.prettifyError(err) : (err as Error).message})`);
+  }
+}
+
+export interface ProtocolRow {
+  set: string;
+  provenance: number;
+  claims: 'keep' | 'none';
+  queries: number;
+  nMinor: number;
+  claimCoverage: number;
+  methods: Record<string, MethodMetrics>;
+}
+
+export interface ProtocolOptions {
+  config: ProtocolConfig;
+  /** The folder the config's relative paths start from. */
+  configDir: string;
+  /** Where the report sets' bundles are written (and reused when their config is unchanged). */
+  dir: string;
+  context: Omit<MethodContext, 'source'>;
+  /** Only these sets (names); default all. */
+  only?: readonly string[];
+  onProgress?: (label: string, done: number, total: number) => void;
+}
+
+/** Writes (or reuses) the bundle of one set at one provenance rate; returns its folder. */
+async function bundleFor(opts: ProtocolOptions, set: z.infer<typeof SetSpec>, rate: number): Promise<string> {
+  const out = join(opts.dir, `${set.name}-p${rate}`);
+  const label = `${set.name} p=${rate}`;
+  if (set.simulate !== undefined) {
+    const file = resolve(opts.configDir, set.simulate);
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const config = simulatorConfig(deepMerge(raw, { evidence: { provenanceRate: rate }, ...(set.seed !== undefined ? { seed: set.seed } : {}) }));
+    if (!unchanged(out, config)) await simulate(config, out, (d, t) => opts.onProgress?.(`generate ${label}`, d, t));
+  } else {
+    const input = resolve(opts.configDir, set.situatedqa as string);
+    const config = simulatorConfig(
+      deepMerge(SITUATEDQA_DEFAULTS as unknown as Record<string, unknown>, { evidence: { provenanceRate: rate }, ...(set.seed !== undefined ? { seed: set.seed } : {}) }),
+    );
+    if (!unchanged(out, config)) {
+      await convertSituatedQa({ input, out, config, onProgress: (d, t) => opts.onProgress?.(`generate ${label}`, d, t) }, new Random(config.seed));
+    }
+  }
+  return out;
+}
+
+/** Whether `dir` holds a bundle generated with exactly `config` (its manifest says so). */
+function unchanged(dir: string, config: unknown): boolean {
+  const manifest = join(dir, 'manifest.jsonl');
+  if (!existsSync(manifest)) return false;
+  try {
+    const line = JSON.parse(readFileSync(manifest, 'utf8').split('\n')[0] as string) as { config?: unknown };
+    return JSON.stringify(line.config) === JSON.stringify(config);
+  } catch {
+    return false;
+  }
+}
+
+/** Runs every set × provenance rate × claims mode; one row each. */
+export async function runProtocol(opts: ProtocolOptions): Promise<ProtocolRow[]> {
+  const { config } = opts;
+  const methods = resolveMethods(config.methods);
+  const rows: ProtocolRow[] = [];
+  const sets = config.sets.filter((s) => !opts.only || opts.only.includes(s.name));
+  if (sets.length === 0) throw new Error(`protocol: no set named ${opts.only?.join(', ')}; sets: ${config.sets.map((s) => s.name).join(', ')}`);
+  for (const set of sets) {
+    for (const rate of config.provenance) {
+      const dir = await bundleFor(opts, set, rate);
+      for (const claims of config.claims) {
+        const store = Store.open(':memory:');
+        try {
+          importBundle(store, dir, { claims });
+          const label = `${set.name} p=${rate} claims=${claims}`;
+          const report = await evaluate(store, { bundle: label, methods, context: opts.context, onProgress: (d, t) => opts.onProgress?.(label, d, t) });
+          const any = Object.values(report.methods)[0];
+          rows.push({
+            set: set.name,
+            provenance: rate,
+            claims,
+            queries: report.n_queries,
+            nMinor: any?.n_minor ?? 0,
+            claimCoverage: report.claim_coverage ?? 0,
+            methods: report.methods,
+          });
+        } finally {
+          store.close();
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+export interface Check {
+  row: ProtocolRow;
+  what: string;
+  pass: boolean;
+}
+
+/** The best of a row's baselines (the methods that are neither CAMA nor the oracle) on one metric. */
+function bestBaseline(row: ProtocolRow, metric: 'cmr' | 'accuracy'): { name: string; value: number } | null {
+  let best: { name: string; value: number } | null = null;
+  for (const [name, m] of Object.entries(row.methods)) {
+    if (name.startsWith('cama') || name.startsWith('oracle')) continue;
+    const v = m[metric];
+    if (v != null && (!best || v > best.value)) best = { name, value: v };
+  }
+  return best;
+}
+
+/** The protocol's targets checked on every row: CAMA's CMR, RS and ERR, and CAMA against its rivals. */
+export function protocolChecks(rows: readonly ProtocolRow[], targets: ProtocolConfig['targets']): Check[] {
+  const out: Check[] = [];
+  for (const row of rows) {
+    const c = row.methods.cama;
+    if (!c) continue;
+    const v = (x: number | null | undefined) => x ?? Number.NaN;
+    if (row.claims === 'keep') {
+      out.push({ row, what: `cama CMR ≥ ${targets.cmr}`, pass: v(c.cmr) >= targets.cmr });
+      out.push({ row, what: `cama RS ≤ ${targets.rs}`, pass: v(c.rs) <= targets.rs });
+      out.push({ row, what: `cama ERR ≥ ${targets.err}`, pass: v(c.err) >= targets.err });
+      for (const rival of ['cama_heuristic', 'provenance_root']) {
+        const r = row.methods[rival];
+        if (r) out.push({ row, what: `cama CMR ≥ ${rival}`, pass: v(c.cmr) >= v(r.cmr) });
+      }
+    } else {
+      const best = bestBaseline(row, 'accuracy');
+      if (best) out.push({ row, what: `cama accuracy > every baseline (best: ${best.name})`, pass: v(c.accuracy) > best.value });
+      if (row.set.startsWith('situatedqa')) out.push({ row, what: `cama accuracy ≥ ${targets.textAccuracy}`, pass: v(c.accuracy) >= targets.textAccuracy });
+    }
+  }
+  return out;
+}
+
+const f1 = (x: number | null | undefined) => (x == null ? '–' : x.toFixed(1));
+
+/** The protocol's results as a Markdown table: one line per row, CAMA beside its rivals and the oracle. */
+export function renderProtocol(rows: readonly ProtocolRow[]): string {
+  const head = '| set | prov. | claims | n / D_minor | cama Acc | cama CMR | cama RS | cama ERR | heuristic CMR | provenance_root CMR | best baseline CMR | best baseline Acc | oracle CMR |';
+  const rule = `|${head.split('|').slice(1, -1).map(() => '---').join('|')}|`;
+  const lines = rows.map((r) => {
+    const c = r.methods.cama;
+    const cmr = bestBaseline(r, 'cmr');
+    const acc = bestBaseline(r, 'accuracy');
+    return `| ${r.set} | ${r.provenance} | ${r.claims} | ${r.queries} / ${r.nMinor} | ${f1(c?.accuracy)} | ${f1(c?.cmr)} | ${f1(c?.rs)} | ${f1(c?.err)} | ${f1(r.methods.cama_heuristic?.cmr)} | ${f1(r.methods.provenance_root?.cmr)} | ${cmr ? `${f1(cmr.value)} (${cmr.name})` : '–'} | ${acc ? `${f1(acc.value)} (${acc.name})` : '–'} | ${f1(r.methods.oracle_factors?.cmr)} |`;
+  });
+  return [head, rule, ...lines].join('\n');
+}
+
+export function defaultProtocolFile(root: string): string {
+  return join(root, 'resources', 'configs', 'protocol.json');
+}
+

@@ -1,0 +1,60 @@
+// The evaluation protocol on a tiny configuration: report sets generated at each provenance rate, scored
+// with and without claims on the same slices, the targets checked, one Markdown row per run.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { engineConfig } from '../../electron/engine/config';
+import { heuristicModel } from '../../electron/engine/evidence/heuristic';
+import { heuristicPolicy } from '../../electron/engine/policy';
+import { type ProtocolConfig, protocolChecks, readProtocol, renderProtocol, runProtocol } from '../../electron/eval/protocol';
+import { tempDir } from '../simulator/helpers';
+
+const ROOT = path.join(__dirname, '../..');
+
+describe('the evaluation protocol', () => {
+  it('the shipped protocol names every report set the README reports, and its files exist', () => {
+    const file = path.join(ROOT, 'resources/configs/protocol.json');
+    const p = readProtocol(file);
+    expect(p.sets.map((s) => s.name)).toEqual(['simulator-test', 'simulator-test-shifted', 'heldout-families', 'lying-metadata', 'situatedqa-dev']);
+    for (const s of p.sets) expect(fs.existsSync(path.resolve(path.dirname(file), (s.simulate ?? s.situatedqa) as string)), s.name).toBe(true);
+    expect(p.provenance).toEqual([1, 0.5, 0]);
+    expect(p.claims).toEqual(['keep', 'none']);
+  });
+
+  it('generates each set at each provenance rate, scores it with and without claims, and checks the targets', async () => {
+    const dir = tempDir();
+    const simConfig = path.join(dir, 'tiny.json');
+    fs.writeFileSync(simConfig, JSON.stringify({ seed: 5, world: { subjects: 20 }, queries: { count: 24 } }));
+    const config: ProtocolConfig = {
+      sets: [{ name: 'tiny', simulate: 'tiny.json' }],
+      provenance: [1, 0],
+      claims: ['keep', 'none'],
+      methods: ['majority_vote', 'provenance_root', 'cama', 'oracle_factors'],
+      targets: { cmr: 75, rs: 8, err: 40, textAccuracy: 60 },
+    };
+    const c = engineConfig();
+    const rows = await runProtocol({ config, configDir: dir, dir: path.join(dir, 'sets'), context: { config: c, model: heuristicModel(c.duplicateThreshold), policy: heuristicPolicy } });
+    expect(rows.map((r) => `${r.set}/${r.provenance}/${r.claims}`)).toEqual(['tiny/1/keep', 'tiny/1/none', 'tiny/0/keep', 'tiny/0/none']);
+    // Same questions, every run; claims really removed in the `none` runs.
+    for (const r of rows) expect(r.queries).toBe(24);
+    expect(rows.map((r) => r.claimCoverage > 0.5)).toEqual([true, false, true, false]);
+    // Provenance recorded for every derivation is what provenance_root needs: it does at least as well with it.
+    expect(rows[0]!.methods.provenance_root!.cmr!).toBeGreaterThanOrEqual(rows[2]!.methods.provenance_root!.cmr!);
+    // The bundles are reused while their config is unchanged.
+    const before = fs.statSync(path.join(dir, 'sets', 'tiny-p1', 'memories.jsonl')).mtimeMs;
+    await runProtocol({ config: { ...config, provenance: [1], claims: ['keep'] }, configDir: dir, dir: path.join(dir, 'sets'), context: { config: c, model: heuristicModel(c.duplicateThreshold), policy: heuristicPolicy } });
+    expect(fs.statSync(path.join(dir, 'sets', 'tiny-p1', 'memories.jsonl')).mtimeMs).toBe(before);
+
+    const checks = protocolChecks(rows, config.targets);
+    // Claims kept: CMR, RS, ERR and CAMA against provenance_root; claims removed: CAMA against the best baseline.
+    expect(checks.filter((x) => x.row === rows[0]).map((x) => x.what)).toEqual(['cama CMR ≥ 75', 'cama RS ≤ 8', 'cama ERR ≥ 40', 'cama CMR ≥ provenance_root']);
+    expect(checks.filter((x) => x.row === rows[1]).map((x) => x.what)).toEqual([expect.stringMatching(/^cama accuracy > every baseline \(best: /)]);
+    const rival = checks.find((x) => x.row === rows[0] && x.what === 'cama CMR ≥ provenance_root')!;
+    expect(rival.pass).toBe(rows[0]!.methods.cama!.cmr! >= rows[0]!.methods.provenance_root!.cmr!);
+    const cmr = checks.find((x) => x.row === rows[2] && x.what === 'cama CMR ≥ 75')!;
+    expect(cmr.pass).toBe(rows[2]!.methods.cama!.cmr! >= 75);
+    const table = renderProtocol(rows).split('\n');
+    expect(table).toHaveLength(2 + rows.length);
+    expect(table[2]).toMatch(/^\| tiny \| 1 \| keep \| 24 \/ \d+ \|/);
+  });
+});
