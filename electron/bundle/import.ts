@@ -1,5 +1,7 @@
 // importBundle: parse and validate the whole bundle first, then write it in ONE transaction, so a bad
 // bundle changes nothing and every error names file, line and field (DESIGN.md section 7).
+import { Random } from '../common/random';
+import type { MemoryRecord } from '../store/bundleRows';
 import type { Store } from '../store/store';
 import { ErrorCollector } from './errors';
 import { readJsonl } from './jsonl';
@@ -14,6 +16,12 @@ export interface ImportOptions {
    * agents that write only text would hold. The memory-level `factor` is kept for the diagnostics.
    */
   claims?: 'keep' | 'none';
+  /**
+   * 'shuffled' deals every base memory the kind, observed and source_type of another memory (a seeded
+   * permutation of the triples), so that metadata says nothing about the memory it sits on: a robustness
+   * check (`eval --metadata shuffled`). Default 'keep'.
+   */
+  metadata?: 'keep' | 'shuffled';
 }
 
 export interface ImportSummary {
@@ -25,6 +33,21 @@ export interface ImportSummary {
   edges: number;
   queries: number;
   labels: number;
+}
+
+/** A fixed permutation (seeded, so runs repeat) of the (kind, observed, source_type) triples of base memories. */
+function shuffleMetadata(records: MemoryRecord[]): void {
+  const base = records.filter((r) => (r.pool ?? 'base') === 'base');
+  const triples = base.map((r) => ({ kind: r.kind, observed: r.observed, sourceType: r.sourceType }));
+  const rng = new Random(20261201);
+  const dealt = rng.shuffle(triples);
+  base.forEach((r, i) => {
+    const t = dealt[i] as (typeof triples)[number];
+    for (const [field, value] of [['kind', t.kind], ['observed', t.observed], ['sourceType', t.sourceType]] as const) {
+      if (value === undefined) delete (r as unknown as Record<string, unknown>)[field];
+      else (r as unknown as Record<string, unknown>)[field] = value;
+    }
+  });
 }
 
 /** Progress is reported about 100 times per import, and at least every 1000 rows. */
@@ -41,6 +64,7 @@ export function importBundle(store: Store, dir: string, opts: ImportOptions = {}
     labels: parseLabels(readJsonl(dir, 'labels.jsonl', false, errors), errors),
   };
   if (opts.claims === 'none') for (const row of parsed.memories.rows) delete row.record.claims;
+  if (opts.metadata === 'shuffled') shuffleMetadata(parsed.memories.rows.map((r) => r.record));
   const records = validateBundle(store, parsed, errors);
   errors.throwIfAny();
 

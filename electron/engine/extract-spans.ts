@@ -70,7 +70,9 @@ const DATE_RE = new RegExp(
 const NOISE = new RegExp(
   '\\d{4}-\\d{2}-\\d{2}[T ]\\d{1,2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:Z|[+-]\\d{2}:?\\d{2})?|(?<!\\p{N})\\d{1,2}:\\d{2}(?::\\d{2})?(?!\\p{N})' +
     '|\\b(?:conf|confidence|p|prob|probability|id|v|version|seq|step|ts|pid|port|run|weight|w)\\s*[=:]\\s*[\\d.]+' +
-    '|\\d+(?:\\.\\d+)?\\s?%\\s+(?:sure|certain|confident)\\b',
+    '|\\d+(?:\\.\\d+)?\\s?%\\s+(?:sure|certain|confident)\\b' +
+    // Bookkeeping: where a statement was found ("page 7", "section 17 of the register", "ref. 4410-12").
+    '|\\b(?:page|pages|p\\.|pp\\.|section|item|line|entry|ref|ref\\.|reference|file|case|no\\.|nr\\.|#)\\s*\\d[\\d./-]*',
   'giu',
 );
 const YEAR_IN = /\d{4}/;
@@ -207,7 +209,9 @@ export const NOT_NAME = new Set(
     'update updated note notes answer answers question source sources summary status result results value key fact facts claim report ' +
     'reported confirmed checked verified looks seems probably maybe perhaps possibly likely apparently actually officially currently ' +
     'today now previously formerly recently finally overall still well sure both each every all some many most other another such ' +
-    'agent memory conf confidence id json utc gmt monday tuesday wednesday thursday friday saturday sunday').split(' '),
+    'agent memory conf confidence id json utc gmt monday tuesday wednesday thursday friday saturday sunday ' +
+    'furthermore moreover additionally besides meanwhile nevertheless nonetheless otherwise therefore thus hence anyway btw heads quick ' +
+    'relayed passing summary digest roundup reference pursuant').split(' '),
 );
 // Words that open a name ("New York", "Last Known Surroundings", "May Day") but alone are labels or dates.
 const NOT_ALONE = new Set(
@@ -240,7 +244,8 @@ export function trimName(text: string, s: number, e: number, segStart: number, i
     const alone = j - i === 1;
     const drop =
       NOT_NAME.has(w) || CONTRACTION.test(w) || conn || key(w) || (alone && NOT_ALONE.has(w)) ||
-      (forced && (w === 'the' || (alone && /^\p{L}{3,}(?:ed|ing|ly)$/u.test(w))));
+      // At the start of a sentence a verb or adverb is capitalised by position ("Added Leila Sokolov to ...").
+      (forced && (w === 'the' || /^\p{L}{3,}(?:ed|ing|ly)$/u.test(w)));
     if (!drop) break;
   }
   while (j > i && at(j - 1).conn) j--;

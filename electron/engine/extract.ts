@@ -247,7 +247,8 @@ export function aboutKey(text: string, ctx: KeyContext): number {
 
 // ---- mentions -------------------------------------------------------------------------------------
 
-const ATTRIBUTION = /\b(?:according to|per|via|sources?:?|reported by|citing|cited by|told)\s*(?:the\s+)?$/i;
+/** Words that introduce a SOURCE of a statement, not its value: "according to X", "confirmed by X", "a note from X". */
+const ATTRIBUTION = /\b(?:according to|per|via|sources?:?|reported by|citing|cited by|told|told by|confirmed by|checked with|note from|word from|message from|said|says|quoting|quoted|as told by|heard from|relayed from|spoke to|spoke with)\s*(?:the\s+)?$/i;
 const EXTENSION = /^(?:[ \t]+(?!(?:again|too|also|now|here|there|today|yesterday)\b)\p{Ll}[\p{Ll}-]*){1,3}$/u;
 const LIST_GAP = /^(?:\s*,\s*(?:(?:and|&)\s+)?|\s+(?:and|&)\s+)$/;
 

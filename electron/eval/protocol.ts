@@ -15,6 +15,8 @@ import { convertSituatedQa, SITUATEDQA_DEFAULTS } from '../realdata/situatedqa';
 import { simulatorConfig } from '../simulator/config';
 import { simulate } from '../simulator/simulate';
 import { Store } from '../store/store';
+import { initialSlice } from '../engine/retrieve';
+import { normalize } from '../engine/text';
 import { evaluate, type MethodMetrics } from './harness';
 import { type MethodContext, resolveMethods } from './methods';
 
@@ -35,6 +37,14 @@ export const ProtocolSchema = z.object({
   claims: z.array(z.enum(['keep', 'none'])).min(1),
   methods: z.array(z.string()).min(1),
   targets: z.object({ cmr: z.number(), rs: z.number(), err: z.number(), textAccuracy: z.number() }),
+  /**
+   * Invariance: the set rewritten in each family (same facts, claims, metadata, provenance) must leave
+   * CAMA's decisions alone (at most maxChanged % of queries, on the same initial slices), and dealing out
+   * kind / observed / source_type at random must cost at most maxShuffleCost CMR points.
+   */
+  invariance: z
+    .object({ set: z.string(), families: z.array(z.string()).min(1), maxChanged: z.number(), maxShuffleCost: z.number() })
+    .optional(),
 });
 
 export type ProtocolConfig = z.infer<typeof ProtocolSchema>;
@@ -135,6 +145,99 @@ export async function runProtocol(opts: ProtocolOptions): Promise<ProtocolRow[]>
     }
   }
   return rows;
+}
+
+export interface InvarianceResult {
+  set: string;
+  /** Per family: % of queries whose CAMA decision differs between the set and its rewrite in that family. */
+  rewrites: Array<{ family: string; changed: number; queries: number }>;
+  /** CAMA's CMR with the metadata as written and dealt out at random, and the difference. */
+  shuffle: { cmr: number | null; shuffledCmr: number | null; cost: number | null };
+  maxChanged: number;
+  maxShuffleCost: number;
+}
+
+/** The invariance checks of the protocol (its `invariance` entry) on one simulated set. */
+export async function runInvariance(opts: ProtocolOptions): Promise<InvarianceResult | null> {
+  const inv = opts.config.invariance;
+  if (!inv) return null;
+  const set = opts.config.sets.find((s) => s.name === inv.set);
+  if (!set?.simulate) throw new Error(`protocol: the invariance set ${inv.set} must be a simulated set of the protocol`);
+  const file = resolve(opts.configDir, set.simulate);
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const cama = resolveMethods(['cama'])[0] as ReturnType<typeof resolveMethods>[number];
+  const generate = async (name: string, over: Record<string, unknown>): Promise<string> => {
+    const out = join(opts.dir, `${set.name}-${name}`);
+    const config = simulatorConfig(deepMerge(raw, over));
+    if (!unchanged(out, config)) await simulate(config, out, (d, t) => opts.onProgress?.(`generate ${set.name} ${name}`, d, t));
+    return out;
+  };
+  const open = (dir: string, metadata: 'keep' | 'shuffled' = 'keep'): Store => {
+    const store = Store.open(':memory:');
+    importBundle(store, dir, { metadata });
+    return store;
+  };
+  const plainDir = await generate('invariance', {});
+  const plain = open(plainDir);
+  const rewrites: InvarianceResult['rewrites'] = [];
+  try {
+    const queries = plain.queries().filter((q) => q.answer !== undefined);
+    const decide = async (store: Store, q: (typeof queries)[number]) => {
+      const initial = store.memories(initialSlice(plain, q, opts.context.config.k).map((m) => m.id));
+      return (await cama.predict({ ...opts.context, source: store }, q, initial, 'base')).answer;
+    };
+    const before = new Map<string, string | null>();
+    for (const q of queries) before.set(q.id, await decide(plain, q));
+    for (const family of inv.families) {
+      const other = open(await generate(`as-${family}`, { wording: { rewriteAs: family } }));
+      try {
+        let changed = 0;
+        for (const [i, q] of queries.entries()) {
+          const a = before.get(q.id) ?? null;
+          const b = await decide(other, q);
+          if ((a === null) !== (b === null) || (a !== null && b !== null && normalize(a) !== normalize(b))) changed++;
+          opts.onProgress?.(`invariance: rewritten as ${family}`, i + 1, queries.length);
+        }
+        rewrites.push({ family, changed: (100 * changed) / Math.max(1, queries.length), queries: queries.length });
+      } finally {
+        other.close();
+      }
+    }
+  } finally {
+    plain.close();
+  }
+  const cmrOf = async (metadata: 'keep' | 'shuffled'): Promise<number | null> => {
+    const store = open(plainDir, metadata);
+    try {
+      const report = await evaluate(store, { bundle: `${set.name} metadata=${metadata}`, methods: [cama], context: opts.context, onProgress: (d, t) => opts.onProgress?.(`invariance: metadata ${metadata}`, d, t) });
+      return report.methods.cama?.cmr ?? null;
+    } finally {
+      store.close();
+    }
+  };
+  const cmr = await cmrOf('keep');
+  const shuffledCmr = await cmrOf('shuffled');
+  return {
+    set: set.name,
+    rewrites,
+    shuffle: { cmr, shuffledCmr, cost: cmr === null || shuffledCmr === null ? null : cmr - shuffledCmr },
+    maxChanged: inv.maxChanged,
+    maxShuffleCost: inv.maxShuffleCost,
+  };
+}
+
+/** The invariance results as Markdown, with each bound checked. */
+export function renderInvariance(r: InvarianceResult): string {
+  const lines = [
+    `Invariance on ${r.set} (same initial slices; decision changed at most ${r.maxChanged}% of queries):`,
+    '',
+    '| rewritten as | queries | decisions changed (%) | within bound |',
+    '|---|---|---|---|',
+    ...r.rewrites.map((w) => `| ${w.family} | ${w.queries} | ${w.changed.toFixed(1)} | ${w.changed <= r.maxChanged ? 'yes' : 'NO'} |`),
+    '',
+    `Metadata dealt out at random (kind, observed, source_type): cama CMR ${f1(r.shuffle.cmr)} -> ${f1(r.shuffle.shuffledCmr)}, cost ${f1(r.shuffle.cost)} points (bound ${r.maxShuffleCost}: ${r.shuffle.cost !== null && r.shuffle.cost <= r.maxShuffleCost ? 'within' : 'OUT OF BOUND'}).`,
+  ];
+  return lines.join('\n');
 }
 
 export interface Check {

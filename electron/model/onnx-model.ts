@@ -17,6 +17,8 @@ import { readMetadata } from './onnx-export';
 import { TEXT_DIM } from './text-hash';
 
 export const NEURAL_SCORER = 'neural';
+/** Appended to a symbolic scorer's name when its row is weighted by the model's credibility of the memory. */
+export const CREDIBILITY_SUFFIX = '×credibility';
 export const NEURAL_PREFIX = 'neural:';
 
 /** The raw graph outputs for one featurized slice (float32, row-major). */
@@ -25,6 +27,7 @@ export interface GraphOutputs {
   support: Float32Array;
   reliabilityHead: Float32Array;
   affinity: Float32Array;
+  credibility: Float32Array;
 }
 
 export class OnnxEvidenceModel implements EvidenceModel {
@@ -37,13 +40,20 @@ export class OnnxEvidenceModel implements EvidenceModel {
     readonly file: string,
     /** Input groups zeroed before every run (an inference-time ablation, `eval --ablate`). */
     readonly ablated: readonly FeatureGroup[] = [],
+    /** Where only a memory's text speaks: its credibility-weighted reading (default), or the neural scorer. */
+    readonly textSupport: 'reading' | 'neural' = 'reading',
   ) {
-    this.name = `${NEURAL_PREFIX}${info.name}${ablated.length > 0 ? ` w/o ${ablated.join('+')}` : ''}`;
+    this.name = `${NEURAL_PREFIX}${info.name}${ablated.length > 0 ? ` w/o ${ablated.join('+')}` : ''}${textSupport === 'neural' ? ' (neural text support)' : ''}`;
   }
 
   /** The same model (one session) with the given input groups zeroed at inference. */
   withAblation(groups: readonly FeatureGroup[]): OnnxEvidenceModel {
-    return new OnnxEvidenceModel(this.session, this.info, this.file, groups);
+    return new OnnxEvidenceModel(this.session, this.info, this.file, groups, this.textSupport);
+  }
+
+  /** The same model (one session) scoring text-only rows with its neural scorer instead of the reading. */
+  withNeuralTextSupport(): OnnxEvidenceModel {
+    return new OnnxEvidenceModel(this.session, this.info, this.file, this.ablated, 'neural');
   }
 
   /** Loads a model file; refuses (ModelContractError) one whose contract or featurizer version differs. */
@@ -84,7 +94,7 @@ export class OnnxEvidenceModel implements EvidenceModel {
       if (!t) throw new Error(`${this.file}: the graph returned no ${name}`);
       return t.data as Float32Array;
     };
-    return { assignment: get('assignment'), support: get('support'), reliabilityHead: get('reliability_head'), affinity: get('affinity') };
+    return { assignment: get('assignment'), support: get('support'), reliabilityHead: get('reliability_head'), affinity: get('affinity'), credibility: get('credibility') };
   }
 
   async infer(input: SliceInput): Promise<EvidenceOutput> {
@@ -100,36 +110,42 @@ export class OnnxEvidenceModel implements EvidenceModel {
     const fed: SliceFeatures = L > 0 ? f : { ...f, L: 1, hypotheses: new Float32Array(TEXT_DIM), support: new Float32Array(K * SUPPORT_DIM) };
     const out = await this.run(fed);
     const assignment: Matrix = matrix(K, J, out.assignment);
-    return { assignment, support: mixSupport(input, out.support), reliabilityHead: reliabilityHeadOf(out.reliabilityHead) };
+    return { assignment, support: mixSupport(input, out.support, out.credibility, this.textSupport), reliabilityHead: reliabilityHeadOf(out.reliabilityHead) };
   }
 
   async close(): Promise<void> {
-    if (this.ablated.length > 0) return; // an ablated view shares the session of the model it was made from
+    if (this.ablated.length > 0 || this.textSupport !== 'reading') return; // a view shares the session of the model it was made from
     await this.session.release();
   }
 }
 
 /**
- * The claim scorer's row where the memory's claims decide support, the neural row where only its text
- * says something about the key, and zeros (scorer `none`) where it states nothing: a memory that claims
- * nothing about the question never backs an answer, whatever the neural scorer would make of it.
+ * The support the engine arbitrates with. Where a memory states something about the key, the symbolic
+ * row (its claims' assertion, or the values the extractor read in its text: ±1) times the model's
+ * credibility of the memory c_i, so a stale or doubtful statement can count for less but never for the
+ * other side (scorers `claims×credibility`, `text×credibility`); zeros (scorer `none`) where it states
+ * nothing, so a memory that claims nothing about the question never backs an answer. With `textSupport:
+ * 'neural'`, a text row is the graph's neural scorer instead (scorer `neural`): measured below the
+ * credibility-weighted reading (README), kept for comparison. Without `credibility` (a graph of no such
+ * output), symbolic rows are kept as they are.
  */
-export function mixSupport(input: SliceInput, neural: Float32Array): SupportScores {
+export function mixSupport(input: SliceInput, neural: Float32Array, credibility?: Float32Array, textSupport: 'reading' | 'neural' = 'reading'): SupportScores {
   const symbolic = input.claimSupport;
   const K = symbolic.support.rows;
   const L = symbolic.support.cols;
   const support = matrix(K, L);
   const scorer: string[] = [];
   for (let i = 0; i < K; i++) {
-    const kind = symbolic.scorer[i];
+    const kind = symbolic.scorer[i] as string;
     if (kind === NO_EVIDENCE) {
       scorer.push(NO_EVIDENCE);
       continue;
     }
-    const useClaims = kind === CLAIM_SCORER;
-    scorer.push(useClaims ? CLAIM_SCORER : NEURAL_SCORER);
+    const useNeural = kind !== CLAIM_SCORER && textSupport === 'neural';
+    const c = credibility ? (credibility[i] as number) : 1;
+    scorer.push(useNeural ? NEURAL_SCORER : credibility ? `${kind}${CREDIBILITY_SUFFIX}` : kind);
     for (let h = 0; h < L; h++) {
-      support.data[i * L + h] = useClaims ? (symbolic.support.data[i * L + h] as number) : (neural[i * L + h] as number);
+      support.data[i * L + h] = useNeural ? (neural[i * L + h] as number) : c * (symbolic.support.data[i * L + h] as number);
     }
   }
   return { support, scorer };

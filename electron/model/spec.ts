@@ -12,7 +12,11 @@
 //   Z     = stick-breaking slot competition over D among the EVIDENCE members (J steps; rows on the simplex,
 //           Eq. 1); a member that states nothing about the key takes no part and gets a uniform row
 //   s_ih  = e_i tanh(w_sᵀ f_ih + (u_i W_s)ᵀ(h W_h) + b)                     candidate-conditioned support from
-//           the support features f_ih (what the claims and the text say of h), 0 for non-evidence rows
+//           the support features f_ih (what the claims and the text say of h), 0 for non-evidence rows;
+//           the engine uses it where only the text speaks
+//   c_i   = σ(w_cᵀ u_i + b_c)                                               credibility: where structured claims
+//           say what a memory asserts, its support is that assertion (±1) times c_i, so a stale or doubtful
+//           statement can count for less, but never for the other side
 //   reliability_head = [w_ρ (8), b_ρ, b_miss]                              Eq. 6, learned, a constant output
 
 import { PRIOR_DIM } from '../engine/priors';
@@ -92,9 +96,7 @@ export const DEFAULT_HYPER: Hyper = {
   support: 16,
   // J = 8: a slice grows to K + B·K_add = 25 memories under recovery, often with more than 6 factors.
   slots: 8,
-  // A near-hard seed choice: a soft one averages the affinity rows of several seeds, and the slot then
-  // claims what resembles any of them (merging stances, diffusing Z). Ties are between look-alikes.
-  seedTemperature: 0.05,
+  seedTemperature: 0.25,
   leftoverTemperature: 0.1,
   salienceScale: 2,
 };
@@ -117,6 +119,7 @@ export function outputs(slots: number): OutputSpec[] {
   { name: 'support', dims: ['K', 'L'], meaning: 's_i(h) in [-1, 1] from the neural scorer, 0 for non-evidence rows (the engine keeps the claim scorer where claims decide)' },
   { name: 'reliability_head', dims: [PRIOR_DIM + 2], meaning: '[w_ρ (8, order of a_prior), b_ρ, b_miss] of Eq. 6' },
   { name: 'affinity', dims: ['K', 'K'], meaning: 'D: pairwise same-factor affinity the slot competition used (diagonal 1)' },
+  { name: 'credibility', dims: ['K', 1], meaning: "c_i in (0, 1): how much memory i's structured claims count; a claim row's support is its claims' sign pattern times c_i" },
   ];
 }
 
@@ -275,6 +278,7 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   const featureTerm = g.reduce('ReduceSum', g.binary('Mul', 'support_features', g.param('support.w', [SUPPORT_DIM], { kind: 'values', values: SUPPORT_INIT })), [2], false);
   const raw = g.unary('Tanh', g.binary('Add', g.binary('Add', featureTerm, g.binary('MatMul', us, g.transpose(hs))), g.param('support.b', [1], { kind: 'zeros' })));
   g.binary('Mul', raw, 'evidence', 'support');
+  g.unary('Sigmoid', g.dense(u, g.param('credibility.w', [d, 1]), g.param('credibility.b', [1], { kind: 'values', values: [2.2] })), 'credibility');
 
   // Eq. 6's learnable head, initialised at the engine's fixed head, exported as a constant output.
   const wRho = g.param('reliability.w', [PRIOR_DIM], { kind: 'values', values: [1.0, 2.0, 0.5, 0.3, 0.0, -0.3, -0.5, 0.0] });

@@ -5,10 +5,10 @@
 
 import type { RecoveryAction } from '../../shared/episode';
 import type { PolicyState } from '../engine/policy';
-import { CLAIM_SCORER } from '../engine/scorer';
+import { NO_EVIDENCE } from '../engine/scorer';
 
 /** Bump when a column is added, removed or changes meaning. */
-export const POLICY_FEATURES_VERSION = 'cama-policy-features/1';
+export const POLICY_FEATURES_VERSION = 'cama-policy-features/2';
 
 /** Columns of `action_features`, in order. */
 export const ACTION_FEATURES = [
@@ -25,7 +25,7 @@ export const ACTION_FEATURES = [
   'Trace: slice members sharing the missing parent(s) / K_t',
   'Trace: of them, members supporting the leading hypothesis / K_t',
   'Trace: of them, members supporting another hypothesis / K_t',
-  'Trace: share of them that make a claim on the query key (the lineage is on the key)',
+  'Trace: share of them that state something about the query key (the lineage is on the key)',
 ] as const;
 
 /** Columns of `decision_state`: d_t exactly as recorded (Eq. 10). */
@@ -35,7 +35,7 @@ export const DECISION_FEATURES = ['N_eff', 'mean κ', 'H(P) (nats)', 'p(1)', 'p(
 export const SLICE_FEATURES = [
   'K_t / 10',
   'hypotheses / 5',
-  'share of slice members that make a claim on the query key',
+  'share of slice members that state something about the query key (claims or text)',
   'sufficient (N_eff ≥ τ_N and H(P) ≤ τ_H): 1, else 0',
   'Expand queries issued so far / 3',
   "memories the episode's previous Expand added / K_add (0 before the first)",
@@ -54,11 +54,14 @@ export interface StepFeatures {
   slice: Float32Array;
 }
 
-/** Per slice member: is it evidence (a claim on the key), and which hypotheses does it support (s_i(h) > 0). */
+/**
+ * Per slice member: is it evidence (it states something about the key, by its claims or its text), and
+ * which hypotheses does it support (s_i(h) > 0).
+ */
 function memberStance(state: PolicyState): { evidence: boolean[]; supports: (i: number, h: number) => boolean } {
   const { support, scorer } = state.support;
   const L = support.cols;
-  const evidence = scorer.map((s) => s === CLAIM_SCORER);
+  const evidence = scorer.map((s) => s !== NO_EVIDENCE);
   return { evidence, supports: (i, h) => (evidence[i] as boolean) && (support.data[i * L + h] as number) > 0 };
 }
 

@@ -88,11 +88,20 @@ export const SimulatorConfigSchema = z
           .describe(`wording families memories are written in (${FAMILY_NAMES.join(', ')}); a split can hold whole families out`),
         agentStyleRate: probability(0.6, 'probability an agent writes in its own habitual family (else any allowed family)'),
         detailsPerSource: range(1, 3, 0, 6, 'detail phrases (time, place, document, witness, circumstance) of each independent event'),
+        houseDetailRate: probability(
+          0.7,
+          'probability a report in the house wording (evidence.sharedWordingRate) still carries its event\'s details; without them it is word for word the same as every other',
+        ),
         paraphraseKeepsDetail: probability(0.75, 'probability a paraphrase keeps each detail of its parent'),
         summaryKeepsDetail: probability(0.4, 'probability a summary keeps each detail of its parent'),
         derivedAddsDetail: probability(0.3, 'probability a paraphrase or summary adds a detail of its own'),
         copyMarkerRate: probability(0.4, 'probability a paraphrase or summary carries a derivation marker ("according to X", "relayed", "summary of")'),
         originalMarkerRate: probability(0.25, 'probability an independent observation carries the same kind of marker, about its own sources'),
+        rewriteAs: z
+          .enum(FAMILY_NAMES as [string, ...string[]])
+          .nullable()
+          .default(null)
+          .describe('after building the world, rewrite every memory in this one family (same facts, details, claims, metadata, provenance): for invariance checks'),
       })
       .strict()
       .prefault({}),

@@ -66,6 +66,9 @@ export async function simulate(
       query.ind_ids = independentVariant(world, key, variantRng).map((m) => m.id);
       rows.push(query);
     });
+    // A rewrite (invariance checks) changes only the texts, after every memory, variant and edge exists,
+    // so that the rewritten bundle holds the same memories, claims and provenance as the plain one.
+    if (config.wording.rewriteAs !== null) world.rewriteAs(config.wording.rewriteAs, rng.fork('rewrite'));
     // Tags are decided on the slices of the bundle as written: its corr / ind memories are never
     // retrieved, but they sit in the same full-text index and shift BM25's statistics.
     const written = Store.open(':memory:');

@@ -94,6 +94,8 @@ export class WorldBuilder {
   private readonly external = new Map<string, ExternalKey>();
   /** The source type of the agent that observed each factor (what a copy posing as an observation claims). */
   private readonly factorSourceType = new Map<string, string>();
+  /** How each memory's text was made: a rendered fact (re-renderable in another family), or a verbatim copy. */
+  private readonly renders = new Map<string, { fact: Fact; trimmings: Trimmings } | { copyOf: string }>();
   private nextMemory = 1;
   private nextFactor = 1;
 
@@ -284,15 +286,18 @@ export class WorldBuilder {
     const { evidence, wording } = this.config;
     const attrSurface = offQuery ? rng.pick(key.attribute.synonyms) : key.attribute.name;
     const factor = `f${this.nextFactor++}`;
-    // House wording: the plain family's canonical sentence, no details, as a standard report form would.
+    // House wording: the plain family's canonical sentence, as a standard report form would word it; the
+    // event's own details go with it at houseDetailRate (a form still has a date and a reference), and a
+    // house report without them cannot be told from a copy of another by its words.
     const house = rng.chance(evidence.sharedWordingRate);
-    const details = house ? [] : freshDetails(rng, rng.count(wording.detailsPerSource));
+    const details = house && !rng.chance(wording.houseDetailRate) ? [] : freshDetails(rng, rng.count(wording.detailsPerSource));
     const familyName = house ? houseFamily(wording.families) : this.styleOf(agent, rng);
     const fact = this.fact(key, value, attrSurface, rng, house);
     const marker = !house && rng.chance(wording.originalMarkerRate) ? originalMarker(rng) : undefined;
+    const trimmings: Trimmings = { details, marker };
     const m = this.memory({
       agent: agent.row.id,
-      text: family(familyName).render(fact, { details, marker }, rng),
+      text: family(familyName).render(fact, trimmings, rng),
       kind: honestKind(agent.role, rng),
       time,
       claims: [{ subject: key.subject, attribute: key.attribute.name, value, factor }],
@@ -301,6 +306,7 @@ export class WorldBuilder {
       derivation: 'original',
     });
     this.factorSourceType.set(factor, agent.sourceType);
+    this.renders.set(m.id, { fact, trimmings });
     this.setMetadata(m, agent, null, rng);
     this.wording.set(m.id, { attrSurface, details });
     return m;
@@ -353,6 +359,7 @@ export class WorldBuilder {
     const claims: ClaimRow[] = kind === 'copy' ? parent.claims.map((c) => ({ ...c })) : [{ ...claim }];
     let earliest = parent.time;
     let text: string;
+    let render: { fact: Fact; trimmings: Trimmings } | { copyOf: string } = { copyOf: parent.id };
     let familyName = parent.wording ?? houseFamily(wording.families);
     let attrSurface = parentWording.attrSurface;
     let details = parentWording.details;
@@ -375,13 +382,16 @@ export class WorldBuilder {
           trimmings.also = this.fact(merged.key, merged.claim.value, merged.key.attribute.name, rng, false).statement;
         }
       }
-      text = family(familyName).render(this.fact(key, claim.value, attrSurface, rng, false), trimmings, rng);
+      const fact = this.fact(key, claim.value, attrSurface, rng, false);
+      text = family(familyName).render(fact, trimmings, rng);
+      render = { fact, trimmings };
     }
     // Written after everything it derives from, and before the question is asked.
     const time = rng.uniform(earliest, Math.max(earliest, key.queryTime));
     const memory = this.memory({ agent: agent.row.id, text, kind: honestKind(agent.role, rng), time, claims, pool, wording: familyName, derivation: kind });
     this.setMetadata(memory, agent, parent, rng);
     this.wording.set(memory.id, { attrSurface, details });
+    this.renders.set(memory.id, render);
     return { memory, parents };
   }
 
@@ -428,6 +438,27 @@ export class WorldBuilder {
   }
 
   // --- wording -------------------------------------------------------------------------------------
+
+  /**
+   * Rewrites every memory in one wording family, keeping each one's facts, details and marker (and its
+   * claims, metadata and provenance): copies become verbatim copies of their parent's new text. The
+   * invariance check compares a model's decisions on a world and on its rewrite.
+   */
+  rewriteAs(familyName: string, rng: Random): void {
+    const target = family(familyName);
+    for (const m of this.memories) {
+      const render = this.renders.get(m.id);
+      if (!render) continue;
+      if ('copyOf' in render) {
+        const parent = this.memoryById.get(render.copyOf) as MemoryRow;
+        m.text = parent.text;
+        if (parent.wording !== undefined) m.wording = parent.wording;
+      } else {
+        m.text = target.render(render.fact, render.trimmings, rng);
+        m.wording = familyName;
+      }
+    }
+  }
 
   /** The family `agent` writes this memory in: its habitual one, or sometimes any allowed family. */
   private styleOf(agent: SimAgent, rng: Random): string {

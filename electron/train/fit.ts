@@ -7,7 +7,7 @@ import { Random } from '../common/random';
 import type { ModelSpec } from '../model/spec';
 import type { Weights } from '../model/weights';
 import type { Example, ValidationSet } from './examples';
-import { disposeExampleTensors, exampleLoss, type ExampleTensors, exampleTensors, forwardExample, type LossWeights } from './losses';
+import { disposeExampleTensors, exampleLoss, type ExampleTensors, exampleTensors, forwardExample, type LossWeights, withoutHashedText } from './losses';
 
 export interface FitOptions extends LossWeights {
   epochs: number;
@@ -16,6 +16,10 @@ export interface FitOptions extends LossWeights {
   learningRate: number;
   /** μ fed to the model while training (0 for the w/o-provenance-prior ablation). */
   mu: number;
+  /** Probability, per example and step, of hiding the memories' hashed texts (text dropout). */
+  textDropout: number;
+  /** λ of an L2 penalty Σ‖W‖² on the weight matrices (the glorot-initialised parameters). */
+  l2: number;
 }
 
 /** Single-pass (no recovery) validation of the current weights. */
@@ -72,6 +76,7 @@ export async function fit(
   const variables = new Map(spec.params.map((p) => [p.name, tf.variable(tf.tensor(initial.get(p.name) as Float32Array, p.shape), true)]));
   const params = Object.fromEntries(variables);
   const varList = [...variables.values()];
+  const matrices = spec.params.filter((p) => p.init.kind === 'glorot').map((p) => variables.get(p.name) as tf.Variable);
   const optimizer = tf.train.adam(opts.learningRate);
   const trainTensors = train.map((ex) => exampleTensors(ex, opts.mu));
   const valBase = validation.base.map((ex) => exampleTensors(ex, opts.mu));
@@ -81,6 +86,7 @@ export async function fit(
   let best: { score: number; epoch: number; weights: Weights } | null = null;
   const steps = Math.ceil(train.length / opts.batchSize);
   const rng = new Random(opts.seed).fork('batches');
+  const dropRng = new Random(opts.seed).fork('text-dropout');
   try {
     for (let epoch = 1; epoch <= opts.epochs; epoch++) {
       const start = performance.now();
@@ -97,7 +103,7 @@ export async function fit(
           () => {
             let total = tf.scalar(0);
             for (const t of batch) {
-              const l = exampleLoss(spec, params, t, opts);
+              const l = exampleLoss(spec, params, dropRng.chance(opts.textDropout) ? withoutHashedText(t) : t, opts);
               total = tf.add(total, l.total);
               // Reading a value on the cpu backend is a copy, not a device sync; it does not touch the tape.
               if (l.task) {
@@ -117,7 +123,9 @@ export async function fit(
                 extra.affinityN++;
               }
             }
-            return tf.div(total, batch.length) as tf.Scalar;
+            const mean = tf.div(total, batch.length) as tf.Scalar;
+            if (opts.l2 <= 0) return mean;
+            return tf.add(mean, tf.mul(tf.addN(matrices.map((w) => tf.sum(tf.square(w)))), opts.l2)) as tf.Scalar;
           },
           true,
           varList,

@@ -7,6 +7,9 @@
 //         what the memory's claims say of h (on text-only copies it has to read it from the text)
 //   L_a = mean binary cross-entropy of the affinity D_ij against "same ground-truth factor", where known:
 //         a dense signal that makes D, and so Z, crisp on pairs the slot competition must separate.
+//   L_κ = mean over evidence rows of 1 − κ_i (Eq. 3): a diffuse row spreads a memory over several slots,
+//         and a slot's β then averages memories of different stances, which is how a copied majority
+//         wins back the slots of the independent evidence. κ does not depend on how large a cluster is.
 // (L_RL belongs to the recovery policy, which this model does not train.)
 
 import * as tf from '@tensorflow/tfjs-core';
@@ -14,6 +17,8 @@ import { PRIOR_DIM } from '../engine/priors';
 import { arbitrateTf, headFromVector } from '../model/arbitration-tf';
 import { forward, inputTensors, type TensorMap } from '../model/tf-forward';
 import type { ModelSpec } from '../model/spec';
+import { MEMORY_DIM } from '../model/featurizer';
+import { TEXT_DIM } from '../model/text-hash';
 import type { Example } from './examples';
 
 export interface LossWeights {
@@ -23,6 +28,8 @@ export interface LossWeights {
   lambdaS: number;
   /** λ_a: the affinity's cross-entropy against ground-truth factors. */
   lambdaA: number;
+  /** λ_κ: the assignment-confidence term (1 − κ_i on evidence rows). */
+  lambdaK: number;
   /** τ_d of Eq. 15. */
   tauD: number;
   /** τ_p used while training (the deployed τ_p is calibrated afterwards). */
@@ -114,7 +121,9 @@ export function forwardExample(spec: ModelSpec, params: TensorMap, t: ExampleTen
   const out = forward(spec, params, t.inputs);
   const Z = out.assignment as tf.Tensor2D;
   const neural = out.support as tf.Tensor2D;
-  const support = tf.add(tf.mul(t.claimMask, t.symbolic), tf.mul(tf.sub(1, t.claimMask), neural)) as tf.Tensor2D;
+  // As the engine arbitrates (onnx-model.ts mixSupport): every evidence row's symbolic assertion (claims,
+  // or the values read in its text) times the memory's credibility (K×1); non-evidence rows are zero.
+  const support = tf.mul(t.symbolic, out.credibility as tf.Tensor2D) as tf.Tensor2D;
   // The engine's evidence mask (shared/math/cama.ts evidenceAssignment): non-evidence rows are no source.
   const evidenceZ = tf.mul(Z, t.evidence) as tf.Tensor2D;
   const arb = arbitrateTf(evidenceZ, support, t.priors, t.known, headFromVector(out.reliability_head as tf.Tensor1D), tauP);
@@ -142,6 +151,13 @@ export function supportLoss(neural: tf.Tensor2D, target: tf.Tensor2D, rows: tf.T
   return tf.div(tf.sum(tf.mul(tf.square(tf.sub(neural, target)), rows)), rowCount * L) as tf.Scalar;
 }
 
+/** L_κ: mean of 1 − κ_i (Eq. 3) over the evidence rows: the entropy of each row, normalised by log J. */
+export function confidenceLoss(Z: tf.Tensor2D, evidence: tf.Tensor2D, rows: number): tf.Scalar {
+  const J = Z.shape[1];
+  const entropy = tf.neg(tf.sum(tf.mul(Z, tf.log(tf.add(Z, 1e-9))), 1, true)); // K×1
+  return tf.div(tf.sum(tf.mul(entropy, evidence)), rows * Math.log(J)) as tf.Scalar;
+}
+
 /** L_a: mean binary cross-entropy of D against "same factor" over the known evidence pairs. */
 export function affinityLoss(D: tf.Tensor2D, same: tf.Tensor2D, mask: tf.Tensor2D, pairs: number): tf.Scalar {
   const p = tf.clipByValue(D, 1e-6, 1 - 1e-6);
@@ -155,6 +171,21 @@ export interface LossParts {
   dependence: tf.Scalar | null;
   support: tf.Scalar | null;
   affinity: tf.Scalar | null;
+  confidence: tf.Scalar | null;
+}
+
+/** 1 on a memory row's scalar features, 0 on its hashed text: multiplying by it hides the words. */
+let textMask: tf.Tensor2D | null = null;
+
+/**
+ * The example with its memories' hashed texts hidden (text dropout): the model must then decide from
+ * the pairwise cues, the support features and the metadata, so it cannot lean on memorised wording.
+ */
+export function withoutHashedText(t: ExampleTensors): ExampleTensors {
+  if (!textMask || textMask.isDisposed) {
+    textMask = tf.keep(tf.concat([tf.zeros([1, TEXT_DIM]), tf.ones([1, MEMORY_DIM - TEXT_DIM])], 1) as tf.Tensor2D);
+  }
+  return { ...t, inputs: { ...t.inputs, memory_features: tf.mul(t.inputs.memory_features as tf.Tensor, textMask) } };
 }
 
 export function exampleLoss(spec: ModelSpec, params: TensorMap, t: ExampleTensors, w: LossWeights): LossParts {
@@ -163,10 +194,12 @@ export function exampleLoss(spec: ModelSpec, params: TensorMap, t: ExampleTensor
   const dependence = t.dependenceWeights && t.dependenceCandidates ? dependenceLoss(f.assignment, t.dependenceWeights, t.dependenceCandidates, w.tauD) : null;
   const support = t.supportRows > 0 && w.lambdaS > 0 ? supportLoss(f.neural, t.supportTarget, t.supportMask, t.supportRows) : null;
   const affinity = t.sameFactor && t.factorMask && w.lambdaA > 0 ? affinityLoss(f.affinity, t.sameFactor, t.factorMask, t.factorPairs) : null;
+  const confidence = t.supportRows > 0 && w.lambdaK > 0 ? confidenceLoss(f.assignment, t.evidence, t.supportRows) : null;
   let total = tf.scalar(0);
   if (task) total = tf.add(total, tf.mul(task, w.lambdaTask));
   if (dependence) total = tf.add(total, tf.mul(dependence, w.lambdaD));
   if (support) total = tf.add(total, tf.mul(support, w.lambdaS));
   if (affinity) total = tf.add(total, tf.mul(affinity, w.lambdaA));
-  return { total, task, dependence, support, affinity };
+  if (confidence) total = tf.add(total, tf.mul(confidence, w.lambdaK));
+  return { total, task, dependence, support, affinity, confidence };
 }

@@ -76,6 +76,13 @@ export interface EpisodeStart {
   query: Query;
   variant: SliceVariant;
   initial: readonly SliceMemory[];
+  /** The store the query comes from, and the (memoized) evidence model for it, when the engine's is not it. */
+  from?: { source: MemorySource; model: EvidenceModel };
+}
+
+/** The engine a start runs in: its own store and model where it names them, the engine's config. */
+function engineFor(engine: RolloutEngine, start: EpisodeStart): RolloutEngine {
+  return start.from ? { ...engine, ...start.from } : engine;
 }
 
 export interface RolloutEngine {
@@ -101,7 +108,7 @@ export function isGold(answer: string | null, query: Query): boolean {
 
 /** One episode under `policy` (a TrainingPolicy, begun by the caller). */
 export async function rollout(engine: RolloutEngine, policy: TrainingPolicy, start: EpisodeStart, stepCost: number): Promise<Rollout> {
-  const episode = await runEpisode({ ...engine, policy }, start.query, { method: 'train-policy', variant: start.variant, initial: start.initial });
+  const episode = await runEpisode({ ...engineFor(engine, start), policy }, start.query, { method: 'train-policy', variant: start.variant, initial: start.initial });
   const kinds = episode.steps.filter((s) => s.chosen !== null).map((s) => (s.chosen as { kind: ActionKind }).kind);
   if (kinds.length !== policy.decisions.length) {
     throw new Error(`rollout: ${start.query.id} took ${kinds.length} actions but the policy recorded ${policy.decisions.length} decisions`);
@@ -126,7 +133,7 @@ export async function scoreGreedy(engine: RolloutEngine, policy: RecoveryPolicy,
   let steps = 0;
   for (const s of starts) {
     if (policy instanceof TrainingPolicy) policy.begin(null);
-    const e = await runEpisode({ ...engine, policy }, s.query, { method: 'train-policy', variant: s.variant, initial: s.initial });
+    const e = await runEpisode({ ...engineFor(engine, s), policy }, s.query, { method: 'train-policy', variant: s.variant, initial: s.initial });
     const kinds = e.steps.filter((x) => x.chosen !== null).map((x) => (x.chosen as { kind: ActionKind }).kind);
     const right = isGold(e.answer, s.query);
     reward += episodeReward(kinds, right, stepCost);

@@ -27,7 +27,7 @@ import { OnnxRecoveryPolicy } from '../policy/onnx-policy';
 import { buildPolicySpec, DEFAULT_POLICY_HYPER, POLICY_CONTRACT_VERSION, POLICY_FEATURES_VERSION, type PolicyHyper } from '../policy/spec';
 import { engineSetupWithModel } from '../runtime/setup';
 import type { Store } from '../store/store';
-import { openDataSource } from './data';
+import { type DataSource, openDataSource } from './data';
 import { calibrateGate, type GateCalibration } from './policy-calibrate';
 import { actorCriticLoss, type Decision, decisionBatch, policyOutputs } from './policy-loss';
 import { advantages, discountedReturns, POLICY_LOSS_DEFAULTS } from './policy-returns';
@@ -152,8 +152,14 @@ export async function trainPolicy(options: PolicyTrainOptions, onProgress: (e: P
   const config = setup.config;
   for (const note of setup.notes ?? []) onProgress({ phase: 'data', message: note });
   onProgress({ phase: 'data', message: `loading ${options.bundle} and ${options.validation}` });
-  const trainData = await openDataSource(options.bundle);
-  const valData = await openDataSource(options.validation);
+  // Several sources (comma-separated) each keep their own store and their own memo of the frozen model.
+  const trainSources: DataSource[] = [];
+  const valSources: DataSource[] = [];
+  for (const path of options.bundle.split(',').map((p) => p.trim()).filter(Boolean)) trainSources.push(await openDataSource(path));
+  for (const path of options.validation.split(',').map((p) => p.trim()).filter(Boolean)) valSources.push(await openDataSource(path));
+  if (trainSources.length === 0 || valSources.length === 0) throw new Error('train-policy: give --bundle and --validation data');
+  const trainData = trainSources[0] as DataSource;
+  const valData = valSources[0] as DataSource;
   let learned: OnnxRecoveryPolicy | null = null;
   const spec = buildPolicySpec(hyper);
   const variables = new Map(spec.params.map((p) => [p.name, tf.variable(tf.tensor(initialWeights(spec, hp.seed).get(p.name) as Float32Array, p.shape), true)]));
@@ -163,8 +169,10 @@ export async function trainPolicy(options: PolicyTrainOptions, onProgress: (e: P
     // The evidence model is frozen: its output for a slice is computed once (per store: query ids repeat across stores).
     const trainEngine: RolloutEngine = { source: trainData.store, model: memoized(evidence), config };
     const valEngine: RolloutEngine = { source: valData.store, model: memoized(evidence), config };
-    const starts = episodeStarts(trainData.store, config.k, hp.variants);
-    const valStarts = episodeStarts(valData.store, config.k, hp.variants);
+    const startsOf = (data: DataSource, i: number) =>
+      episodeStarts(data.store, config.k, hp.variants).map((s) => (i === 0 ? s : { ...s, from: { source: data.store, model: memoized(evidence) } }));
+    const starts = trainSources.flatMap((d, i) => startsOf(d, i));
+    const valStarts = valSources.flatMap((d, i) => startsOf(d, i));
     if (starts.length === 0) throw new Error(`train-policy: ${options.bundle} has no query with a gold answer`);
     if (valStarts.length === 0) throw new Error(`train-policy: ${options.validation} has no query with a gold answer`);
 
@@ -189,7 +197,7 @@ export async function trainPolicy(options: PolicyTrainOptions, onProgress: (e: P
         const returns: number[] = [];
         for (const i of order.slice(b, b + hp.episodesPerUpdate)) {
           const start = starts[i] as EpisodeStart;
-          sampler.begin(root.fork(`episode:${epoch}:${start.query.id}:${start.variant}`));
+          sampler.begin(root.fork(`episode:${epoch}:${i}:${start.query.id}:${start.variant}`));
           const r = await rollout(trainEngine, sampler, start, hp.stepCost);
           decisions.push(...r.decisions);
           returns.push(...discountedReturns(r.rewards, hp.gamma));
@@ -284,6 +292,8 @@ export async function trainPolicy(options: PolicyTrainOptions, onProgress: (e: P
       training: {
         data: trainData.description,
         validation: valData.description,
+        sources: trainSources.map((d) => d.description),
+        validationSources: valSources.map((d) => d.description),
         episodesPerEpoch: starts.length,
         validationEpisodes: valStarts.length,
         starts: hp.variants ? 'base, corr and ind slices of every training query with a gold answer' : 'base slices',
@@ -329,8 +339,7 @@ export async function trainPolicy(options: PolicyTrainOptions, onProgress: (e: P
     optimizer.dispose();
     tf.dispose([...variables.values()]);
     await evidence.close();
-    trainData.close();
-    valData.close();
+    for (const d of [...trainSources, ...valSources]) d.close();
   }
 }
 

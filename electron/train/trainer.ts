@@ -46,6 +46,12 @@ export interface TrainOptions {
   lambdaS?: number;
   /** λ_a: weight of the affinity's cross-entropy against ground-truth factors (L_a). */
   lambdaA?: number;
+  /** λ_κ: weight of the assignment-confidence term (L_κ). */
+  lambdaK?: number;
+  /** Probability of hiding an example's hashed memory texts at a step (text dropout). */
+  textDropout?: number;
+  /** λ of the L2 penalty on the weight matrices. */
+  l2?: number;
   tauD?: number;
   /** τ_p during training (the deployed τ_p is calibrated). */
   tauP?: number;
@@ -93,6 +99,9 @@ export const TRAIN_DEFAULTS = {
   lambdaD: 0.5,
   lambdaS: 1,
   lambdaA: 0.5,
+  lambdaK: 0.2,
+  textDropout: 0.3,
+  l2: 1e-4,
   tauD: 0.1,
   tauP: 0.5,
   stepCost: 0.05,
@@ -110,6 +119,9 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     lambdaD: options.lambdaD ?? TRAIN_DEFAULTS.lambdaD,
     lambdaS: options.lambdaS ?? TRAIN_DEFAULTS.lambdaS,
     lambdaA: options.lambdaA ?? TRAIN_DEFAULTS.lambdaA,
+    lambdaK: options.lambdaK ?? TRAIN_DEFAULTS.lambdaK,
+    textDropout: options.textDropout ?? TRAIN_DEFAULTS.textDropout,
+    l2: options.l2 ?? TRAIN_DEFAULTS.l2,
     tauD: options.tauD ?? TRAIN_DEFAULTS.tauD,
     tauP: options.tauP ?? TRAIN_DEFAULTS.tauP,
   };

@@ -2,8 +2,9 @@
 // versioned: a model of another featurizer version is refused with both versions and the file named.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
+import path from 'node:path';
 import { checkContract, ModelContractError } from '../../electron/model/contract';
-import { FEATURIZER_VERSION, featurize, MEMORY_DIM, MEMORY_SCALARS, PAIR_DIM, PAIR_FEATURES, SUPPORT_DIM } from '../../electron/model/featurizer';
+import { FEATURIZER_VERSION, featurize, MEMORY_DIM, MEMORY_SCALARS, PAIR_DIM, PAIR_FEATURES, SUPPORT_DIM, SUPPORT_FEATURES } from '../../electron/model/featurizer';
 import { exportOnnx, META, readMetadata } from '../../electron/model/onnx-export';
 import { OnnxEvidenceModel } from '../../electron/model/onnx-model';
 import { buildSpec, CONTRACT_VERSION, DEFAULT_HYPER } from '../../electron/model/spec';
@@ -78,9 +79,19 @@ describe('featurizer', () => {
 });
 
 describe('the model contract', () => {
+  it('models/CONTRACT.md lists every feature the featurizer computes, with its dimensions', () => {
+    const doc = fs.readFileSync(path.join(__dirname, '../../models/CONTRACT.md'), 'utf8');
+    const cell = (s: string) => s.replace(/\|/g, '\\|');
+    for (const [name, group] of [...MEMORY_SCALARS, ...PAIR_FEATURES, ...SUPPORT_FEATURES]) expect(doc, name).toContain(`| ${cell(name)} | ${group} |`);
+    expect(doc).toContain(`K × ${MEMORY_DIM}`);
+    expect(doc).toContain(`K × K × ${PAIR_DIM}`);
+    expect(doc).toContain(`K × L × ${SUPPORT_DIM}`);
+    expect(doc).toContain(`\`${FEATURIZER_VERSION}\``);
+  });
+
   it('accepts this engine’s own versions', () => {
     const info = checkContract(readMetadata(exportOnnx(buildSpec(), initialWeights(buildSpec(), 1), { name: 'm', mu: 0.5, hyper: DEFAULT_HYPER })), 'm.onnx');
-    expect(info).toMatchObject({ name: 'm', contract: CONTRACT_VERSION, featurizer: FEATURIZER_VERSION, mu: 0.5, slots: 6 });
+    expect(info).toMatchObject({ name: 'm', contract: CONTRACT_VERSION, featurizer: FEATURIZER_VERSION, mu: 0.5, slots: DEFAULT_HYPER.slots });
   });
 
   it('refuses a model of another featurizer version, naming both versions and the file', async () => {
@@ -101,5 +112,41 @@ describe('the model contract', () => {
       /x\.onnx.*cama-evidence\/9.*cama-evidence\/2/,
     );
     expect(() => checkContract({}, 'y.onnx')).toThrow(/y\.onnx: not a CAMA evidence model/);
+  });
+});
+
+describe('what copies share beyond the fact (the text-only fixture)', () => {
+  it("measures the residue a retelling keeps from its source, which two independent reports of the same fact don't share", async () => {
+    const { storeWith, queryOf } = await import('../engine/helpers');
+    const { buildSliceInput } = await import('../../electron/engine/slice-input');
+    const s = storeWith('text-only');
+    const ids = ['t1', 't2', 's0', 'c1', 'c2', 'c3'];
+    const f = featurize(buildSliceInput(queryOf(s, 'lyon'), s.memories(ids), s.edgesAmong(ids), 8));
+    const K = ids.length;
+    const pair = (a: string, b: string, name: string) => f.pairs[(ids.indexOf(a) * K + ids.indexOf(b)) * PAIR_DIM + PAIR_FEATURES.findIndex(([n]) => n.startsWith(name))] as number;
+    // s0's retellings keep "a note from Greta Holm, page 7 of the bulletin"; t1 and t2 only share the fact.
+    expect(pair('s0', 'c2', 'residual-word Jaccard')).toBeGreaterThan(0.4);
+    expect(pair('t1', 't2', 'residual-word Jaccard')).toBeLessThan(0.15);
+    expect(pair('s0', 'c1', 'shared residual words rare')).toBe(1);
+    expect(pair('t1', 't2', 'shared residual words rare')).toBe(0);
+    expect(Array.from(f.evidence)).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+
+  it('an ablation zeroes exactly its group: kind columns, the hashed texts, b_ij', async () => {
+    const { ablate, groupColumns } = await import('../../electron/model/featurizer');
+    const q = store.queries()[0] as NonNullable<ReturnType<Store['query']>>;
+    const f = featurize(initialInput(store, q));
+    const kind = ablate(f, ['kind']);
+    const cols = groupColumns('kind').memory;
+    expect(cols).toHaveLength(8);
+    for (let i = 0; i < f.K; i++) for (const c of cols) expect(kind.memory[i * MEMORY_DIM + c]).toBe(0);
+    expect(Array.from(kind.memory.subarray(0, TEXT_DIM))).toEqual(Array.from(f.memory.subarray(0, TEXT_DIM)));
+    const text = ablate(f, ['text']);
+    expect(text.memory.subarray(0, TEXT_DIM).every((x) => x === 0)).toBe(true);
+    expect(text.query.every((x) => x === 0)).toBe(true);
+    const prov = ablate(f, ['provenance']);
+    for (let i = 0; i < f.K; i++) for (let j = 0; j < f.K; j++) expect(prov.provenance[i * f.K + j]).toBe(i === j ? 1 : 0);
+    // The evidence mask is structure, not a feature: no ablation touches it.
+    expect(Array.from(ablate(f, ['stance', 'text']).evidence)).toEqual(Array.from(f.evidence));
   });
 });

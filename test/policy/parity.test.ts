@@ -102,7 +102,7 @@ describe('policy net: tfjs forward pass vs onnxruntime', () => {
     expect(dims('decision_state')).toEqual(['S', DECISION_DIM]);
     const meta = Object.fromEntries(m.metadataProps.map((p) => [p.key, p.value]));
     expect(meta['cama.contract_version']).toBe('cama-policy/1');
-    expect(meta['cama.featurizer_version']).toBe('cama-policy-features/1');
+    expect(meta['cama.featurizer_version']).toBe('cama-policy-features/2');
     const init = readInitializers(bytes);
     for (const p of spec.params) expect(Array.from(init.get(p.name) as Float32Array)).toEqual(Array.from(weights.get(p.name) as Float32Array));
     expect(parameterCount(spec)).toBeLessThan(5000);

@@ -116,3 +116,21 @@ describe('variant sizes', () => {
     expect(b.queries.filter((q) => q.corr_ids!.length === 2).length).toBeGreaterThan(30);
   });
 });
+
+describe('wording.rewriteAs', () => {
+  it('rewrites every text in one family and changes nothing else: ids, claims, metadata, provenance, queries and variants', async () => {
+    const plain = await simulateBundle({ seed: 39 });
+    const chat = await simulateBundle({ seed: 39, wording: { rewriteAs: 'chat' } });
+    const strip = (m: (typeof plain.memories)[number]) => ({ ...m, text: undefined, wording: undefined });
+    expect(chat.memories.map(strip)).toEqual(plain.memories.map(strip));
+    expect(chat.edges).toEqual(plain.edges);
+    expect(chat.queries.map((q) => [q.id, q.text, q.answer, q.corr_ids, q.ind_ids])).toEqual(plain.queries.map((q) => [q.id, q.text, q.answer, q.corr_ids, q.ind_ids]));
+    // Every memory with a fact is in the chat family now (copies too), and its text changed.
+    const rewritten = chat.memories.filter((m) => m.derivation !== 'chatter');
+    expect(rewritten.every((m) => m.wording === 'chat')).toBe(true);
+    const changed = rewritten.filter((m) => m.text !== plain.byId.get(m.id)!.text).length;
+    expect(changed / rewritten.length).toBeGreaterThan(0.9);
+    // A verbatim copy stays a verbatim copy of its parent's new text.
+    for (const e of chat.edges.filter((x) => x.relation === 'copy')) expect(chat.byId.get(e.child)!.text, e.child).toBe(chat.byId.get(e.parent)!.text);
+  });
+});

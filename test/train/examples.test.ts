@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { dependenceTargets, LabelIndex } from '../../electron/train/examples';
 import type { SliceMemory } from '../../electron/engine/types';
+import { normalizeValue } from '../../shared/values';
 
 const slice = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id }) as SliceMemory);
 // a ← b ← c (c derives from a through b), d is its own root, e is background.
@@ -51,7 +52,58 @@ describe('dependence targets (Eq. 15)', () => {
     expect(labels.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('takes ground-truth factors, where the data has them, over recorded provenance (labels still win)', () => {
+    // d is an unrecorded copy of a (same factor f1): provenance alone makes it a negative of a, b, c.
+    const factors = ['f1', 'f1', 'f2', 'f1', undefined];
+    const K = slice.length;
+    const t = dependenceTargets(source, 'q1', slice, evidence, new LabelIndex([]), factors);
+    expect(pairs(t?.weights as Float32Array, K).sort()).toEqual(['ab', 'ad', 'ba', 'bd', 'da', 'db']);
+    // c (factor f2) is a negative of every other, though recorded provenance joins it to a and b.
+    expect(pairs(t?.candidates as Float32Array, K).sort()).toEqual(['ab', 'ac', 'ad', 'ba', 'bc', 'bd', 'da', 'db', 'dc']);
+    const labelled = dependenceTargets(source, 'q1', slice, evidence, new LabelIndex([{ a: 'a', b: 'd', label: 'independent' }]), factors);
+    expect(pairs(labelled?.weights as Float32Array, K)).not.toContain('ad');
+  });
+
   it('has no target when no member has both a positive and a negative', () => {
     expect(dependenceTargets(source, 'q1', slice.slice(0, 3), [true, true, true], new LabelIndex([]))).toBeNull();
+  });
+});
+
+describe('training examples from a simulated store', () => {
+  it('a text-only copy of a slice is read from its text, and its targets come from the claims it lost', async () => {
+    const { simulateBundle, storeOf, tempDir } = await import('../model/helpers');
+    const { makeExample, withoutClaims, factorsOnKey } = await import('../../electron/train/examples');
+    const { initialSlice } = await import('../../electron/engine/retrieve');
+    const store = storeOf(await simulateBundle(tempDir(), { seed: 78, world: { subjects: 20 }, queries: { count: 20 } }));
+    try {
+      let checked = 0;
+      for (const q of store.queries()) {
+        const slice = initialSlice(store, q, 10);
+        const ex = makeExample(store, q, withoutClaims(slice), 'text', 8, new LabelIndex([]), slice);
+        if (!ex || ex.gold < 0) continue;
+        checked++;
+        const { K, L } = ex.features;
+        // No structured claim survives: every evidence row is read from text, none kept as a claim row.
+        expect(Array.from(ex.claimMask)).toEqual(new Array(K).fill(0));
+        // The gold answer is one of the hypotheses read from text, and the support targets are what the
+        // original claims say of each hypothesis (+1 / −1), 0 for a memory that claimed nothing on the key.
+        expect(ex.hypotheses[ex.gold]).toBe(normalizeValue(q.answer!));
+        const key = { subject: q.subject!, attribute: q.attribute! };
+        slice.forEach((m, i) => {
+          const claim = m.claims.find((c) => c.subject === key.subject && c.attribute === key.attribute);
+          for (let h = 0; h < L; h++) {
+            const want = claim ? (normalizeValue(claim.value) === ex.hypotheses[h] ? 1 : -1) : 0;
+            expect(ex.supportTarget[i * L + h], `${m.id} h${h}`).toBe(want);
+          }
+        });
+        // Same-factor targets come from the ground truth of the claims, on evidence pairs only.
+        const factors = factorsOnKey(store, slice, key);
+        for (let i = 0; i < K; i++)
+          for (let j = 0; j < K; j++) if (ex.factorMask && ex.factorMask[i * K + j]) expect(ex.sameFactor![i * K + j]).toBe(factors[i] === factors[j] ? 1 : 0);
+      }
+      expect(checked).toBeGreaterThan(8);
+    } finally {
+      store.close();
+    }
   });
 });

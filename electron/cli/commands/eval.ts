@@ -20,12 +20,14 @@ export function evalCommand(): Command {
     .option('--engine-config <file>', 'a JSON file overriding engine settings (K, B, τ_p, τ_N, τ_H, ...)')
     .option('--model <file>', MODEL_OPTION_HELP)
     .option('--claims <mode>', 'keep: score the bundle as it is; none: import every memory without its structured claims, so that hypotheses, support and votes come from text alone', 'keep')
+    .option('--metadata <mode>', 'keep, or shuffled: deal every memory the kind / observed / source_type of another (a seeded permutation), so metadata says nothing', 'keep')
     .option('--ablate <groups>', `also score cama with each input group of the model zeroed at inference (${GROUPS.join(', ')}), and print each group's drop`)
     .option('--json', 'print one JSON object and nothing else on stdout')
-    .action(async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; claims: string; ablate?: string; json?: boolean }) => {
+    .action(async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; claims: string; metadata: string; ablate?: string; json?: boolean }) => {
       if (opts.claims !== 'keep' && opts.claims !== 'none') throw new Error(`--claims must be keep or none, got "${opts.claims}"`);
-      if (opts.claims === 'none' && (opts.store !== undefined || opts.bundle === undefined)) {
-        throw new Error('--claims none scores a --bundle imported without its claims into a scratch store; it cannot rewrite a --store');
+      if (opts.metadata !== 'keep' && opts.metadata !== 'shuffled') throw new Error(`--metadata must be keep or shuffled, got "${opts.metadata}"`);
+      if ((opts.claims === 'none' || opts.metadata === 'shuffled') && (opts.store !== undefined || opts.bundle === undefined)) {
+        throw new Error('--claims none and --metadata shuffled score a --bundle imported that way into a scratch store; they cannot rewrite a --store');
       }
       const methods = resolveMethods(opts.methods ? opts.methods.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_METHODS);
       const ablate = opts.ablate ? opts.ablate.split(',').map((s) => s.trim()).filter(Boolean) : [];
@@ -33,7 +35,7 @@ export function evalCommand(): Command {
       if (ablate.length > 0 && !methods.some((m) => m.name === 'cama')) methods.unshift(...resolveMethods(['cama']));
       methods.push(...ablate.map(ablationMethod));
       const setup = await loadEngineSetup(opts.engineConfig, opts.model);
-      const { store, label } = openData({ ...opts, claims: opts.claims });
+      const { store, label } = openData({ ...opts, claims: opts.claims, metadata: opts.metadata });
       const bar = progressBar('eval');
       try {
         const run = { bundle: label, methods, context: setup, onProgress: (d: number, t: number) => bar.update(d, t) };

@@ -2,7 +2,7 @@
 
 import { existsSync, rmSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { importBundle } from '../../bundle/import';
+import { type ImportOptions, importBundle } from '../../bundle/import';
 import { Store } from '../../store/store';
 import { progressBar } from '../progress';
 
@@ -12,7 +12,7 @@ export interface Opened {
   label: string;
 }
 
-export function openData(opts: { bundle?: string; store?: string; claims?: 'keep' | 'none' }): Opened {
+export function openData(opts: { bundle?: string; store?: string; claims?: 'keep' | 'none'; metadata?: 'keep' | 'shuffled' }): Opened {
   if (opts.bundle && opts.store) {
     // Import the bundle into the named store, then work there (results and episodes persist).
     const store = openStoreForImport(resolve(opts.store));
@@ -28,7 +28,7 @@ export function openData(opts: { bundle?: string; store?: string; claims?: 'keep
   }
   if (opts.bundle) {
     const store = Store.open(':memory:');
-    loadBundle(store, opts.bundle, () => store.close(), opts.claims);
+    loadBundle(store, opts.bundle, () => store.close(), { claims: opts.claims, metadata: opts.metadata });
     return { store, label: basename(resolve(opts.bundle)) };
   }
   if (opts.store) {
@@ -53,10 +53,10 @@ export function openStoreForImport(path: string): Store & { discardIfNew(): void
 }
 
 /** Imports `dir`; on failure runs `onFailure` (close, or discard a store created for it) and rethrows. */
-function loadBundle(store: Store, dir: string, onFailure: () => void, claims: 'keep' | 'none' = 'keep'): void {
+function loadBundle(store: Store, dir: string, onFailure: () => void, how: Pick<ImportOptions, 'claims' | 'metadata'> = {}): void {
   const bar = progressBar('import');
   try {
-    importBundle(store, resolve(dir), { onProgress: (d, t) => bar.update(d, t), claims });
+    importBundle(store, resolve(dir), { onProgress: (d, t) => bar.update(d, t), ...how });
   } catch (err) {
     onFailure();
     throw err;

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { defaultModelsDir } from '../../model/paths';
-import { type ProtocolRow, protocolChecks, readProtocol, renderProtocol, runProtocol } from '../../eval/protocol';
+import { type InvarianceResult, type ProtocolRow, protocolChecks, readProtocol, renderInvariance, renderProtocol, runInvariance, runProtocol } from '../../eval/protocol';
 import { progressBar } from '../progress';
 import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP } from './engine';
 
@@ -20,8 +20,9 @@ export function protocolCommand(): Command {
     .option('--sets <names>', 'only these sets (comma-separated)')
     .option('--model <file>', MODEL_OPTION_HELP)
     .option('--engine-config <file>', 'a JSON file overriding engine settings')
+    .option('--no-invariance', 'skip the invariance checks (rewrites in each family, metadata dealt out at random)')
     .option('--json', 'print the rows as one JSON object instead of the table')
-    .action(async (opts: { config: string; out: string; sets?: string; model?: string; engineConfig?: string; json?: boolean }) => {
+    .action(async (opts: { config: string; out: string; sets?: string; model?: string; engineConfig?: string; invariance: boolean; json?: boolean }) => {
       const configFile = resolve(opts.config);
       const config = readProtocol(configFile);
       const setup = await loadEngineSetup(opts.engineConfig, opts.model);
@@ -30,21 +31,24 @@ export function protocolCommand(): Command {
       const bar = progressBar('protocol');
       let label = '';
       let rows: ProtocolRow[];
+      let invariance: InvarianceResult | null = null;
       try {
-        rows = await runProtocol({
+        const run = {
           config,
           configDir: dirname(configFile),
           dir: out,
           context: setup,
           only: opts.sets?.split(',').map((s) => s.trim()).filter(Boolean),
-          onProgress: (l, d, t) => {
+          onProgress: (l: string, d: number, t: number) => {
             if (l !== label) {
               label = l;
               if (!process.stderr.isTTY) process.stderr.write(`protocol: ${l}\n`);
             }
             bar.update(d, t);
           },
-        });
+        };
+        rows = await runProtocol(run);
+        if (opts.invariance && !opts.sets) invariance = await runInvariance(run);
       } finally {
         bar.stop();
       }
@@ -53,9 +57,19 @@ export function protocolCommand(): Command {
       const table = renderProtocol(rows);
       const checkLines = failed.map((c) => `- ${c.row.set} p=${c.row.provenance} claims=${c.row.claims}: ${c.what}`);
       const summary = `${checks.length - failed.length} of ${checks.length} targets met${failed.length > 0 ? `; missed:\n${checkLines.join('\n')}` : ''}`;
-      const result = { config: configFile, model: setup.model.name, policy: setup.policy.name, rows, checks: checks.map((c) => ({ set: c.row.set, provenance: c.row.provenance, claims: c.row.claims, what: c.what, pass: c.pass })) };
+      const invarianceText = invariance ? `\n\n${renderInvariance(invariance)}` : '';
+      const result = {
+        config: configFile,
+        model: setup.model.name,
+        policy: setup.policy.name,
+        rows,
+        checks: checks.map((c) => ({ set: c.row.set, provenance: c.row.provenance, claims: c.row.claims, what: c.what, pass: c.pass })),
+        invariance,
+      };
       writeFileSync(join(out, 'protocol.json'), `${JSON.stringify(result, null, 2)}\n`);
-      writeFileSync(join(out, 'protocol.md'), `${table}\n\n${summary}\n\n${describeSetup(setup)}\n`);
-      process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${table}\n\n${summary}\n${describeSetup(setup)}\n(written to ${join(out, 'protocol.md')} and protocol.json)\n`);
+      writeFileSync(join(out, 'protocol.md'), `${table}\n\n${summary}${invarianceText}\n\n${describeSetup(setup)}\n`);
+      process.stdout.write(
+        opts.json ? `${JSON.stringify(result)}\n` : `${table}\n\n${summary}${invarianceText}\n${describeSetup(setup)}\n(written to ${join(out, 'protocol.md')} and protocol.json)\n`,
+      );
     });
 }

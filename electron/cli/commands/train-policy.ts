@@ -61,8 +61,8 @@ function policyProgress(): { onEvent: (e: PolicyTrainEvent) => void; stop: () =>
 export function trainPolicyCommand(): Command {
   return new Command('train-policy')
     .description('train the recovery policy π_ω and value V_ν (actor-critic, Eq. 9-13) with the frozen evidence model; export ONNX, recalibrate τ_N / τ_H, write policy + card')
-    .requiredOption('--bundle <dir>', 'training data: a bundle folder, a store file, or a simulator config (.json, simulated first)')
-    .requiredOption('--validation <dir>', 'validation data (same forms): best epoch, τ_N / τ_H recalibration, card metrics')
+    .requiredOption('--bundle <dirs>', 'training data: a bundle folder, a store file, or a simulator config (.json, simulated first); several joined by commas')
+    .requiredOption('--validation <dirs>', 'validation data (same forms): best epoch, τ_N / τ_H recalibration, card metrics')
     .requiredOption('--model <file>', 'the frozen evidence model (.onnx, with its card), e.g. models/default.onnx')
     .requiredOption('--out <file>', 'the policy to write, models/NAME.onnx (its card goes to models/NAME.card.json)')
     .option('--epochs <n>', 'epochs (passes over the training episodes)', numberOption('epochs', (x) => Number.isInteger(x) && x >= 1), POLICY_TRAIN_DEFAULTS.epochs)

@@ -73,6 +73,9 @@ export function trainCommand(): Command {
     .option('--lambda-d <λ>', 'λ_d: weight of the dependence loss L_d', numberOption('λ_d', (x) => x >= 0), TRAIN_DEFAULTS.lambdaD)
     .option('--lambda-s <λ>', 'λ_s: weight of the support scorer\'s regression onto what the claims say (L_s)', numberOption('λ_s', (x) => x >= 0), TRAIN_DEFAULTS.lambdaS)
     .option('--lambda-a <λ>', 'λ_a: weight of the affinity\'s cross-entropy against ground-truth factors, where the data has them (L_a)', numberOption('λ_a', (x) => x >= 0), TRAIN_DEFAULTS.lambdaA)
+    .option('--lambda-k <λ>', 'λ_κ: weight of the assignment-confidence term, 1 − κ_i on evidence rows (L_κ)', numberOption('λ_κ', (x) => x >= 0), TRAIN_DEFAULTS.lambdaK)
+    .option('--text-dropout <p>', 'probability of hiding an example\'s hashed memory texts at a step, so the model cannot lean on memorised wording', numberOption('text dropout', (x) => x >= 0 && x < 1), TRAIN_DEFAULTS.textDropout)
+    .option('--l2 <λ>', 'λ of an L2 penalty on the weight matrices', numberOption('l2', (x) => x >= 0), TRAIN_DEFAULTS.l2)
     .option('--tau-d <τ>', 'τ_d: temperature of L_d', numberOption('τ_d', (x) => x > 0), TRAIN_DEFAULTS.tauD)
     .option('--no-episodes', 'train on initial slices only (no final slices of recovery episodes)')
     .option('--no-variants', "leave out the training queries' corr / ind variant slices")
@@ -93,6 +96,9 @@ export function trainCommand(): Command {
         lambdaD: number;
         lambdaS: number;
         lambdaA: number;
+        lambdaK: number;
+        textDropout: number;
+        l2: number;
         tauD: number;
         episodes: boolean;
         variants: boolean;
@@ -121,6 +127,9 @@ export function trainCommand(): Command {
               lambdaD: opts.lambdaD,
               lambdaS: opts.lambdaS,
               lambdaA: opts.lambdaA,
+              lambdaK: opts.lambdaK,
+              textDropout: opts.textDropout,
+              l2: opts.l2,
               tauD: opts.tauD,
               episodes: opts.episodes,
               variants: opts.variants,
