@@ -7,13 +7,15 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { ReliabilityHead } from '../../shared/math/cama';
-import { type Matrix, matrix } from '../../shared/math/matrix';
+import { type SlotOptions, slotAssignment } from '../../shared/math/assignment';
+import { matrix } from '../../shared/math/matrix';
 import type { EvidenceModel, EvidenceOutput, SliceInput } from '../engine/evidence/model';
 import { PRIOR_DIM } from '../engine/priors';
 import { CLAIM_SCORER, NO_EVIDENCE, type SupportScores } from '../engine/scorer';
 import { checkContract, ModelContractError, type ModelInfo } from './contract';
 import { ablate, type FeatureGroup, featurize, MEMORY_DIM, PAIR_DIM, type SliceFeatures, SUPPORT_DIM } from './featurizer';
 import { readMetadata } from './onnx-export';
+import { DEFAULT_HYPER } from './spec';
 import { TEXT_DIM } from './text-hash';
 
 export const NEURAL_SCORER = 'neural';
@@ -23,7 +25,6 @@ export const NEURAL_PREFIX = 'neural:';
 
 /** The raw graph outputs for one featurized slice (float32, row-major). */
 export interface GraphOutputs {
-  assignment: Float32Array;
   support: Float32Array;
   reliabilityHead: Float32Array;
   affinity: Float32Array;
@@ -44,6 +45,12 @@ export class OnnxEvidenceModel implements EvidenceModel {
     readonly textSupport: 'reading' | 'neural' = 'reading',
   ) {
     this.name = `${NEURAL_PREFIX}${info.name}${ablated.length > 0 ? ` w/o ${ablated.join('+')}` : ''}${textSupport === 'neural' ? ' (neural text support)' : ''}`;
+  }
+
+  /** How Z is formed from the graph's affinity: J, link threshold and row temperature, from the model's hyper. */
+  get slotOptions(): SlotOptions {
+    const hyper = this.info.hyper ?? DEFAULT_HYPER;
+    return { slots: this.info.slots, threshold: hyper.linkThreshold ?? DEFAULT_HYPER.linkThreshold, temperature: hyper.slotTemperature ?? DEFAULT_HYPER.slotTemperature };
   }
 
   /** The same model (one session) with the given input groups zeroed at inference. */
@@ -94,7 +101,7 @@ export class OnnxEvidenceModel implements EvidenceModel {
       if (!t) throw new Error(`${this.file}: the graph returned no ${name}`);
       return t.data as Float32Array;
     };
-    return { assignment: get('assignment'), support: get('support'), reliabilityHead: get('reliability_head'), affinity: get('affinity'), credibility: get('credibility') };
+    return { support: get('support'), reliabilityHead: get('reliability_head'), affinity: get('affinity'), credibility: get('credibility') };
   }
 
   async infer(input: SliceInput): Promise<EvidenceOutput> {
@@ -109,7 +116,7 @@ export class OnnxEvidenceModel implements EvidenceModel {
     // The graph needs L ≥ 1: with no hypotheses it scores one all-zero dummy whose column is dropped.
     const fed: SliceFeatures = L > 0 ? f : { ...f, L: 1, hypotheses: new Float32Array(TEXT_DIM), support: new Float32Array(K * SUPPORT_DIM) };
     const out = await this.run(fed);
-    const assignment: Matrix = matrix(K, J, out.assignment);
+    const { assignment } = slotAssignment(out.affinity, K, f.evidence, this.slotOptions);
     return { assignment, support: mixSupport(input, out.support, out.credibility, this.textSupport), reliabilityHead: reliabilityHeadOf(out.reliabilityHead) };
   }
 

@@ -9,14 +9,14 @@
 //   D_ij  = σ(g_iᵀg_j/√d_g + w_gᵀ pair_ij + b_g + λ μ b_ij), D_ii = 1      pairwise same-factor affinity;
 //           λ = PROVENANCE_LINK is fixed and large: a RECORDED derivation is a near-hard link (at μ = 0.5 its
 //           logit gains 8), while unrecorded dependence has to be read from the pair cues and the text
-//   Z     = stick-breaking slot competition over D among the EVIDENCE members (J steps; rows on the simplex,
-//           Eq. 1); a member that states nothing about the key takes no part and gets a uniform row
-//   s_ih  = e_i tanh(w_sᵀ f_ih + (u_i W_s)ᵀ(h W_h) + b)                     candidate-conditioned support from
-//           the support features f_ih (what the claims and the text say of h), 0 for non-evidence rows;
-//           the engine uses it where only the text speaks
-//   c_i   = σ(w_cᵀ u_i + b_c)                                               credibility: where structured claims
-//           say what a memory asserts, its support is that assertion (±1) times c_i, so a stale or doubtful
-//           statement can count for less, but never for the other side
+//   Z     (outside the graph, shared/math/assignment.ts) the evidence members grouped by average linkage of D,
+//           each row a softmax over the groups of its mean affinity to them (Eq. 1); a member that states
+//           nothing about the key takes no part and gets a uniform row
+//   c_i   = σ(w_cᵀ u_i + b_c)                                               credibility: an evidence row's support
+//           is its symbolic assertion (claims, or the values read in its text: ±1) times c_i, so a stale or
+//           doubtful statement can count for less, but never for the other side
+//   s_ih  = e_i tanh(w_sᵀ f_ih + (u_i W_s)ᵀ(h W_h) + b)                     a neural support scorer from the
+//           support features f_ih, 0 for non-evidence rows; trained (L_s), used only with textSupport: neural
 //   reliability_head = [w_ρ (8), b_ρ, b_miss]                              Eq. 6, learned, a constant output
 
 import { PRIOR_DIM } from '../engine/priors';
@@ -81,12 +81,10 @@ export interface Hyper {
   support: number;
   /** J. */
   slots: number;
-  /** Softmax temperature of the seed choice in slot competition. */
-  seedTemperature: number;
-  /** Softmax temperature (over slots) that places memories left unclaimed after J seeds. */
-  leftoverTemperature: number;
-  /** Seed salience is bounded to ±salienceScale, so a claimed memory (log r ≪ 0) is never re-seeded. */
-  salienceScale: number;
+  /** Groups of memories merge while their average affinity D is at least this (shared/math/assignment.ts). */
+  linkThreshold: number;
+  /** Temperature of each member's softmax over the groups (small: confident rows). */
+  slotTemperature: number;
 }
 
 export const DEFAULT_HYPER: Hyper = {
@@ -96,9 +94,8 @@ export const DEFAULT_HYPER: Hyper = {
   support: 16,
   // J = 8: a slice grows to K + B·K_add = 25 memories under recovery, often with more than 6 factors.
   slots: 8,
-  seedTemperature: 0.25,
-  leftoverTemperature: 0.1,
-  salienceScale: 2,
+  linkThreshold: 0.5,
+  slotTemperature: 0.1,
 };
 
 /** The graph's inputs (names are the contract's). */
@@ -113,15 +110,12 @@ export const INPUTS: InputSpec[] = [
   { name: 'mu', dims: [], meaning: 'μ: provenance prior strength (Eq. 2); fixed, not learned; the value the model was trained with is in its metadata' },
 ];
 
-export function outputs(slots: number): OutputSpec[] {
-  return [
-  { name: 'assignment', dims: ['K', slots], meaning: 'Z: K×J soft memory-to-slot assignment, rows on the simplex (Eq. 1)' },
-  { name: 'support', dims: ['K', 'L'], meaning: 's_i(h) in [-1, 1] from the neural scorer, 0 for non-evidence rows (the engine keeps the claim scorer where claims decide)' },
+export const OUTPUTS: OutputSpec[] = [
+  { name: 'affinity', dims: ['K', 'K'], meaning: 'D: pairwise same-factor affinity (diagonal 1), from which the engine groups the evidence members into slots (Z)' },
+  { name: 'credibility', dims: ['K', 1], meaning: "c_i in (0, 1): how much memory i's statement counts; an evidence row's support is its symbolic assertion (±1) times c_i" },
+  { name: 'support', dims: ['K', 'L'], meaning: 's_i(h) in [-1, 1] from the neural scorer, 0 for non-evidence rows (used only with textSupport: neural)' },
   { name: 'reliability_head', dims: [PRIOR_DIM + 2], meaning: '[w_ρ (8, order of a_prior), b_ρ, b_miss] of Eq. 6' },
-  { name: 'affinity', dims: ['K', 'K'], meaning: 'D: pairwise same-factor affinity the slot competition used (diagonal 1)' },
-  { name: 'credibility', dims: ['K', 1], meaning: "c_i in (0, 1): how much memory i's structured claims count; a claim row's support is its claims' sign pattern times c_i" },
-  ];
-}
+];
 
 /** Appends ops with fresh names; keeps the architecture below readable. */
 class Builder {
@@ -204,7 +198,6 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   const g = new Builder();
   const d = hyper.hidden;
   const one = g.constant('one', 1);
-  const seedEps = g.constant('seed_eps', 1e-6);
 
   // Query-conditioned input projection: x_i = tanh(W_m m_i + W_q q + b).
   const wm = g.param('input.W_mem', [MEMORY_DIM, d]);
@@ -239,38 +232,10 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   );
   const eye = g.unary('EyeLike', 'provenance_prior', 'eye');
   const offDiag = g.binary('Sub', one, eye);
-  const affinity = g.binary('Add', g.binary('Mul', g.unary('Sigmoid', affLogit), offDiag), eye, 'affinity');
+  g.binary('Add', g.binary('Mul', g.unary('Sigmoid', affLogit), offDiag), eye, 'affinity');
 
-  // Slot competition (stick-breaking): J times, the most salient memory not yet explained seeds a slot
-  // (a soft argmax of log r_i + salience_i), the slot claims every memory in proportion to its affinity
-  // with the seed times what is left of it, and what is claimed is no longer available. Rows of Z sum to 1
-  // by construction; the mass left after J seeds goes to the slots whose seeds it resembles most.
-  const salience = g.binary(
-    'Mul',
-    g.unary('Tanh', g.dense(u, g.param('salience.w', [d, 1]), g.param('salience.b', [1], { kind: 'zeros' }))),
-    g.constant('salience_scale', hyper.salienceScale),
-  );
-  const salienceRow = g.transpose(salience, [1, 0], 'salience');
-  const invSeedTemp = g.constant('inv_seed_temperature', 1 / hyper.seedTemperature);
-  // Only evidence members seed and join slots: remaining_0 = eᵀ (1×K).
-  const evidenceRow = g.transpose('evidence', [1, 0], 'evidence_row');
-  let remaining = g.unary('Identity', evidenceRow, 'remaining_0');
-  const claims: string[] = [];
-  const memberships: string[] = [];
-  for (let j = 0; j < hyper.slots; j++) {
-    const score = g.binary('Mul', g.binary('Add', g.unary('Log', g.binary('Add', remaining, seedEps)), salienceRow), invSeedTemp);
-    const seed = g.softmax(score, 1, `seed_${j}`);
-    const member = g.binary('MatMul', seed, affinity, `member_${j}`);
-    claims.push(g.binary('Mul', remaining, member, `claim_${j}`));
-    memberships.push(member);
-    remaining = g.unary('Relu', g.binary('Mul', remaining, g.binary('Sub', one, member)), `remaining_${j + 1}`);
-  }
-  const claimed = g.concat(claims, 0, 'claimed'); // J×K
-  const leftoverShare = g.softmax(g.binary('Mul', g.concat(memberships, 0), g.constant('inv_leftover_temperature', 1 / hyper.leftoverTemperature)), 0);
-  const competed = g.binary('Add', claimed, g.binary('Mul', leftoverShare, remaining));
-  // A member that states nothing about the key took no part: its row is uniform (κ = 0, "unassigned").
-  const background = g.binary('Mul', g.binary('Sub', one, evidenceRow), g.constant('inv_slots', 1 / hyper.slots));
-  g.transpose(g.binary('Add', competed, background), [1, 0], 'assignment');
+  // Z is not part of the graph: the engine (and the trainer) derive it from D by grouping the evidence
+  // members (shared/math/assignment.ts), with the link threshold and row temperature of the model's hyper.
 
   // Candidate-conditioned support scorer s(u_i, h).
   const us = g.dense(u, g.param('support.W_mem', [d, hyper.support]));
@@ -286,7 +251,7 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   const bMiss = g.param('reliability.b_miss', [1], { kind: 'values', values: [0] });
   g.concat([wRho, bRho, bMiss], 0, 'reliability_head');
 
-  return { inputs: INPUTS, params: g.params, constants: g.constants, ops: g.ops, outputs: outputs(hyper.slots) };
+  return { inputs: INPUTS, params: g.params, constants: g.constants, ops: g.ops, outputs: OUTPUTS };
 }
 
 /** Parameter count of a spec. */

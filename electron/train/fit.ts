@@ -4,6 +4,7 @@
 
 import * as tf from '@tensorflow/tfjs-core';
 import { Random } from '../common/random';
+import type { SlotOptions } from '../../shared/math/assignment';
 import type { ModelSpec } from '../model/spec';
 import type { Weights } from '../model/weights';
 import type { Example, ValidationSet } from './examples';
@@ -138,7 +139,7 @@ export async function fit(
         // Yield so a worker thread's messages and the progress bar are serviced.
         if (s % 8 === 7) await new Promise((r) => setImmediate(r));
       }
-      const val = validate(spec, params, validation, valBase, valCorr, valText, opts.tauP);
+      const val = validate(spec, params, validation, valBase, valCorr, valText, opts.tauP, opts.slots);
       const report: EpochReport = {
         epoch,
         loss: lossSum / train.length,
@@ -167,8 +168,8 @@ function readWeights(variables: Map<string, tf.Variable>): Weights {
 }
 
 /** argmax of P with the engine's tie rule (first maximum). */
-function decide(spec: ModelSpec, params: Record<string, tf.Tensor>, t: ExampleTensors, tauP: number): { index: number; logGold: number | null } {
-  const logPosterior = tf.tidy(() => forwardExample(spec, params, t, tauP).logPosterior);
+function decide(spec: ModelSpec, params: Record<string, tf.Tensor>, t: ExampleTensors, tauP: number, slots: SlotOptions): { index: number; logGold: number | null } {
+  const logPosterior = tf.tidy(() => forwardExample(spec, params, t, tauP, slots).logPosterior);
   const lp = logPosterior.dataSync();
   logPosterior.dispose();
   {
@@ -186,6 +187,7 @@ function validate(
   corr: ReadonlyMap<string, ExampleTensors>,
   text: readonly ExampleTensors[],
   tauP: number,
+  slots: SlotOptions,
 ): ValidationMetrics {
   let right = 0;
   let minority = 0;
@@ -196,7 +198,7 @@ function validate(
   let loss = 0;
   let nLoss = 0;
   validation.base.forEach((ex, i) => {
-    const d = decide(spec, params, base[i] as ExampleTensors, tauP);
+    const d = decide(spec, params, base[i] as ExampleTensors, tauP, slots);
     const answer = ex.hypotheses[d.index];
     const ok = ex.gold >= 0 && d.index === ex.gold;
     right += ok ? 1 : 0;
@@ -211,7 +213,7 @@ function validate(
     const cex = validation.corr.get(ex.queryId);
     const ct = corr.get(ex.queryId);
     if (cex && ct) {
-      const dc = decide(spec, params, ct, tauP);
+      const dc = decide(spec, params, ct, tauP, slots);
       pairs++;
       flips += cex.hypotheses[dc.index] !== answer ? 1 : 0;
       corrRight += cex.gold >= 0 && dc.index === cex.gold ? 1 : 0;
@@ -219,7 +221,7 @@ function validate(
   });
   let textRight = 0;
   validation.text.forEach((ex, i) => {
-    const d = decide(spec, params, text[i] as ExampleTensors, tauP);
+    const d = decide(spec, params, text[i] as ExampleTensors, tauP, slots);
     textRight += ex.gold >= 0 && d.index === ex.gold ? 1 : 0;
   });
   const n = validation.base.length;

@@ -14,7 +14,9 @@
 
 import * as tf from '@tensorflow/tfjs-core';
 import { PRIOR_DIM } from '../engine/priors';
+import type { SlotOptions } from '../../shared/math/assignment';
 import { arbitrateTf, headFromVector } from '../model/arbitration-tf';
+import { slotAssignmentTf } from '../model/assignment-tf';
 import { forward, inputTensors, type TensorMap } from '../model/tf-forward';
 import type { ModelSpec } from '../model/spec';
 import { MEMORY_DIM } from '../model/featurizer';
@@ -34,6 +36,8 @@ export interface LossWeights {
   tauD: number;
   /** τ_p used while training (the deployed τ_p is calibrated afterwards). */
   tauP: number;
+  /** How Z is formed from the affinity (the model's hyper: J, link threshold, row temperature). */
+  slots: SlotOptions;
 }
 
 /** An example's tensors, made once and kept for the whole run. */
@@ -117,9 +121,10 @@ export interface ForwardResult {
 }
 
 /** Model + arbitration on one example (call inside tf.tidy or a gradient closure). */
-export function forwardExample(spec: ModelSpec, params: TensorMap, t: ExampleTensors, tauP: number): ForwardResult {
+export function forwardExample(spec: ModelSpec, params: TensorMap, t: ExampleTensors, tauP: number, slots: SlotOptions): ForwardResult {
   const out = forward(spec, params, t.inputs);
-  const Z = out.assignment as tf.Tensor2D;
+  // Z from the affinity exactly as the engine forms it (shared/math/assignment.ts), differentiable in D.
+  const Z = slotAssignmentTf(out.affinity as tf.Tensor2D, t.evidence, slots);
   const neural = out.support as tf.Tensor2D;
   // As the engine arbitrates (onnx-model.ts mixSupport): every evidence row's symbolic assertion (claims,
   // or the values read in its text) times the memory's credibility (K×1); non-evidence rows are zero.
@@ -189,7 +194,7 @@ export function withoutHashedText(t: ExampleTensors): ExampleTensors {
 }
 
 export function exampleLoss(spec: ModelSpec, params: TensorMap, t: ExampleTensors, w: LossWeights): LossParts {
-  const f = forwardExample(spec, params, t, w.tauP);
+  const f = forwardExample(spec, params, t, w.tauP, w.slots);
   const task = t.gold >= 0 ? (tf.neg(tf.reshape(tf.slice(f.logPosterior, [t.gold], [1]), [])) as tf.Scalar) : null;
   const dependence = t.dependenceWeights && t.dependenceCandidates ? dependenceLoss(f.assignment, t.dependenceWeights, t.dependenceCandidates, w.tauD) : null;
   const support = t.supportRows > 0 && w.lambdaS > 0 ? supportLoss(f.neural, t.supportTarget, t.supportMask, t.supportRows) : null;

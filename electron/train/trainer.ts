@@ -171,7 +171,8 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     }
 
     const spec = buildSpec(hyper);
-    const result = await fit(spec, initialWeights(spec, hp.seed), examples, validation, { ...hp }, (p) => onProgress({ phase: 'fit', ...p }));
+    const slots = { slots: hyper.slots, threshold: hyper.linkThreshold, temperature: hyper.slotTemperature };
+    const result = await fit(spec, initialWeights(spec, hp.seed), examples, validation, { ...hp, slots }, (p) => onProgress({ phase: 'fit', ...p }));
     const bytes = exportOnnx(spec, result.weights, { name, mu: hp.mu, hyper, extra: { 'cama.seed': String(hp.seed) } });
     model = await OnnxEvidenceModel.fromBytes(bytes, out);
 

@@ -70,7 +70,7 @@ describe('tfjs forward pass vs onnxruntime', () => {
         const ref = tfjsOutputs(features, mu);
         const got = await model.run(features, mu);
         const pairs: Array<[string, Float32Array, Float32Array]> = [
-          ['assignment', ref.assignment as Float32Array, got.assignment],
+          ['credibility', ref.credibility as Float32Array, got.credibility],
           ['support', ref.support as Float32Array, got.support],
           ['affinity', ref.affinity as Float32Array, got.affinity],
           ['reliability_head', ref.reliability_head as Float32Array, got.reliabilityHead],
@@ -81,11 +81,10 @@ describe('tfjs forward pass vs onnxruntime', () => {
           for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs((a[i] as number) - (b[i] as number)));
           expect(worst, name).toBeLessThan(1e-4);
         }
-        // Z rows lie on the simplex.
+        // The affinity is symmetric with a unit diagonal (what the slot grouping reads).
         for (let i = 0; i < K; i++) {
-          let s = 0;
-          for (let j = 0; j < DEFAULT_HYPER.slots; j++) s += got.assignment[i * DEFAULT_HYPER.slots + j] as number;
-          expect(s).toBeCloseTo(1, 5);
+          expect(got.affinity[i * K + i]).toBeCloseTo(1, 6);
+          for (let j = 0; j < i; j++) expect(Math.abs((got.affinity[i * K + j] as number) - (got.affinity[j * K + i] as number))).toBeLessThan(1e-6);
         }
       });
     }
