@@ -57,7 +57,11 @@ export interface StepRecord {
   slotSupport: number[][];
   /** ρ_j (Eq. 6). */
   reliability: number[];
-  /** ℓ(h) = Σ_j ρ_j e_j β_j(h). */
+  /** c_i: how much each member's statement counts, where the evidence model gives it (absent: 1). */
+  credibility?: number[];
+  /** γ_j = max_i z_ij c_i / e_j: the credibility of each slot's best statement (absent: 1). */
+  slotCredibility?: number[];
+  /** ℓ(h) = Σ_j ρ_j e_j γ_j β_j(h) (γ = 1 without a credibility). */
   logits: number[];
   /** P(h) (Eq. 7). */
   posterior: number[];
@@ -91,6 +95,8 @@ export type SliceArbitration = Pick<
   | 'nEff'
   | 'slotSupport'
   | 'reliability'
+  | 'credibility'
+  | 'slotCredibility'
   | 'logits'
   | 'posterior'
   | 'entropy'

@@ -34,6 +34,8 @@ export interface SliceAnalysis {
   support: SupportScores;
   assignment: Matrix;
   provider: string;
+  /** c_i, where the evidence model gives a credibility. */
+  credibility?: Float64Array;
   arbitration: Arbitration;
   assignMs: number;
   arbitrateMs: number;
@@ -64,6 +66,7 @@ export async function analyseSlice(
     support: support.support,
     // Memories that state nothing about the key (by their claims or their text) are not sources.
     evidence: evidenceMask(input.claimSupport),
+    ...(output.credibility ? { credibility: output.credibility } : {}),
     priors,
     known,
     head: output.reliabilityHead ?? FIXED_RELIABILITY_HEAD,
@@ -71,7 +74,17 @@ export async function analyseSlice(
     tauP: config.tauP,
   });
   const t2 = performance.now();
-  return { key, hypotheses: [...hypotheses], support, assignment, provider, arbitration, assignMs: t1 - t0, arbitrateMs: t2 - t1 };
+  return {
+    key,
+    hypotheses: [...hypotheses],
+    support,
+    assignment,
+    provider,
+    ...(output.credibility ? { credibility: output.credibility } : {}),
+    arbitration,
+    assignMs: t1 - t0,
+    arbitrateMs: t2 - t1,
+  };
 }
 
 export { argmax } from '../../shared/values';
@@ -215,6 +228,7 @@ export function analysisFields(
     nEff: arb.nEff,
     slotSupport: toRows(arb.slotSupport),
     reliability: Array.from(arb.reliability),
+    ...(a.credibility ? { credibility: Array.from(a.credibility), slotCredibility: Array.from(arb.slotCredibility) } : {}),
     logits: Array.from(arb.logits),
     posterior: Array.from(arb.posterior),
     entropy: arb.entropy,

@@ -52,17 +52,35 @@ export function slotReliabilityTf(Z: tf.Tensor2D, A: tf.Tensor2D, known: tf.Tens
   return tf.sigmoid(logit) as tf.Tensor1D;
 }
 
-/** ℓ(h) = Σ_j ρ_j e_j β_j(h). */
-export function arbitrationLogitsTf(rho: tf.Tensor1D, e: tf.Tensor1D, beta: tf.Tensor2D): tf.Tensor1D {
-  return tf.reshape(tf.matMul(tf.expandDims(tf.mul(rho, e), 0), beta), [-1]) as tf.Tensor1D;
+/** γ_j = max_i z_ij c_i / e_j (slotCredibility; 1 for an empty slot). */
+export function slotCredibilityTf(Z: tf.Tensor2D, credibility: tf.Tensor2D, e: tf.Tensor1D): tf.Tensor1D {
+  const best = tf.max(tf.mul(Z, credibility), 0); // J
+  const present = tf.minimum(tf.ceil(e), 1); // 1 where e_j > 0
+  return tf.add(tf.div(best, tf.maximum(e, 1e-12)), tf.sub(1, present)) as tf.Tensor1D;
 }
 
-/** Z, S, A, known → e, β, ρ, ℓ, P (Eq. 5-7). */
-export function arbitrateTf(Z: tf.Tensor2D, S: tf.Tensor2D, A: tf.Tensor2D, known: tf.Tensor1D, head: ReliabilityHeadTf, tauP: number, eps = EPSILON): ArbitrationTf {
+/** ℓ(h) = Σ_j ρ_j e_j γ_j β_j(h) (γ = 1 without a credibility). */
+export function arbitrationLogitsTf(rho: tf.Tensor1D, e: tf.Tensor1D, beta: tf.Tensor2D, gamma?: tf.Tensor1D): tf.Tensor1D {
+  const weight = gamma ? tf.mul(tf.mul(rho, e), gamma) : tf.mul(rho, e);
+  return tf.reshape(tf.matMul(tf.expandDims(weight, 0), beta), [-1]) as tf.Tensor1D;
+}
+
+/** Z, S, A, known (and the memories' credibility, K×1) → e, β, ρ, γ, ℓ, P (Eq. 5-7). */
+export function arbitrateTf(
+  Z: tf.Tensor2D,
+  S: tf.Tensor2D,
+  A: tf.Tensor2D,
+  known: tf.Tensor1D,
+  head: ReliabilityHeadTf,
+  tauP: number,
+  eps = EPSILON,
+  credibility?: tf.Tensor2D,
+): ArbitrationTf {
   const e = slotPresenceTf(Z);
   const beta = slotSupportTf(Z, S, eps);
   const rho = slotReliabilityTf(Z, A, known, head, eps);
-  const logits = arbitrationLogitsTf(rho, e, beta);
+  const gamma = credibility ? slotCredibilityTf(Z, credibility, e) : undefined;
+  const logits = arbitrationLogitsTf(rho, e, beta, gamma);
   const posterior = tf.softmax(tf.div(logits, tauP)) as tf.Tensor1D;
   return { slotPresence: e, slotSupport: beta, reliability: rho, logits, posterior };
 }

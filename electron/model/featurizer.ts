@@ -67,9 +67,9 @@ export const MEMORY_DIM = TEXT_DIM + MEMORY_SCALARS.length;
 export const PAIR_FEATURES: readonly Named[] = [
   ['cosine of hashed texts', 'text'],
   ['content-word Jaccard', 'text'],
-  ['residual-word Jaccard (words not in the question or any hypothesis)', 'text'],
+  ['residual-word Jaccard (words not in the question or any hypothesis), weighted by inverse slice frequency', 'text'],
   ['shared residual words rare in the slice (min(n, 4) / 4)', 'text'],
-  ['residual word-bigram Jaccard', 'text'],
+  ['residual word-bigram Jaccard, weighted by inverse slice frequency', 'text'],
   ['word-trigram Jaccard', 'text'],
   ['same normalised text', 'text'],
   ["one names the other's agent", 'text'],
@@ -142,6 +142,19 @@ function ngrams(ws: readonly string[], n: number, keep: (w: string) => boolean =
   return out;
 }
 
+/** Σ weight over A ∩ B / Σ weight over A ∪ B (0 when both are empty or weigh nothing). */
+function weightedJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>, weight: (x: string) => number): number {
+  let inter = 0;
+  let union = 0;
+  for (const x of a) {
+    const w = weight(x);
+    union += w;
+    if (b.has(x)) inter += w;
+  }
+  for (const x of b) if (!a.has(x)) union += weight(x);
+  return union > 0 ? inter / union : 0;
+}
+
 /** The featurizer. Deterministic: the same SliceInput gives the same bytes. */
 export function featurize(input: SliceInput): SliceFeatures {
   const memories = input.memories;
@@ -167,6 +180,11 @@ export function featurize(input: SliceInput): SliceFeatures {
   for (const set of residual) for (const w of set) documentFrequency.set(w, (documentFrequency.get(w) ?? 0) + 1);
   const rareLimit = Math.max(2, Math.floor(K / 3));
   const residualBigrams = tokens.map((ws) => ngrams(ws, 2, (w) => !shared.has(w)));
+  const bigramFrequency = new Map<string, number>();
+  for (const set of residualBigrams) for (const b of set) bigramFrequency.set(b, (bigramFrequency.get(b) ?? 0) + 1);
+  // Inverse slice frequency: words every member uses (a shared template, "After going through what was
+  // available") weigh nothing; a word two members alone share weighs most.
+  const idf = (df: number): number => Math.log((K + 1) / (df + 0.5));
   const trigrams = tokens.map((ws) => ngrams(ws, 3));
 
   // --- stance and evidence ------------------------------------------------------------------------
@@ -244,11 +262,11 @@ export function featurize(input: SliceInput): SliceFeatures {
       if (i !== j) for (const w of ri) if (rj.has(w) && (documentFrequency.get(w) as number) <= rareLimit) rare++;
       f[0] = cosineAt(text, i * TEXT_DIM, text, j * TEXT_DIM);
       f[1] = jaccard(contentSets[i] as Set<string>, contentSets[j] as Set<string>);
-      f[2] = ri.size + rj.size === 0 ? 0 : jaccard(ri, rj);
+      f[2] = weightedJaccard(ri, rj, (w) => idf(documentFrequency.get(w) as number));
       f[3] = i === j ? 1 : Math.min(rare, 4) / 4;
       const bi = residualBigrams[i] as Set<string>;
       const bj = residualBigrams[j] as Set<string>;
-      f[4] = bi.size + bj.size === 0 ? 0 : jaccard(bi, bj);
+      f[4] = weightedJaccard(bi, bj, (b) => idf(bigramFrequency.get(b) as number));
       const ti = trigrams[i] as Set<string>;
       const tj = trigrams[j] as Set<string>;
       f[5] = ti.size + tj.size === 0 ? 0 : jaccard(ti, tj);

@@ -19,8 +19,6 @@ import { DEFAULT_HYPER } from './spec';
 import { TEXT_DIM } from './text-hash';
 
 export const NEURAL_SCORER = 'neural';
-/** Appended to a symbolic scorer's name when its row is weighted by the model's credibility of the memory. */
-export const CREDIBILITY_SUFFIX = '×credibility';
 export const NEURAL_PREFIX = 'neural:';
 
 /** The raw graph outputs for one featurized slice (float32, row-major). */
@@ -117,7 +115,12 @@ export class OnnxEvidenceModel implements EvidenceModel {
     const fed: SliceFeatures = L > 0 ? f : { ...f, L: 1, hypotheses: new Float32Array(TEXT_DIM), support: new Float32Array(K * SUPPORT_DIM) };
     const out = await this.run(fed);
     const { assignment } = slotAssignment(out.affinity, K, f.evidence, this.slotOptions);
-    return { assignment, support: mixSupport(input, out.support, out.credibility, this.textSupport), reliabilityHead: reliabilityHeadOf(out.reliabilityHead) };
+    return {
+      assignment,
+      support: mixSupport(input, out.support, this.textSupport),
+      reliabilityHead: reliabilityHeadOf(out.reliabilityHead),
+      credibility: Float64Array.from(out.credibility),
+    };
   }
 
   async close(): Promise<void> {
@@ -127,16 +130,14 @@ export class OnnxEvidenceModel implements EvidenceModel {
 }
 
 /**
- * The support the engine arbitrates with. Where a memory states something about the key, the symbolic
- * row (its claims' assertion, or the values the extractor read in its text: ±1) times the model's
- * credibility of the memory c_i, so a stale or doubtful statement can count for less but never for the
- * other side (scorers `claims×credibility`, `text×credibility`); zeros (scorer `none`) where it states
- * nothing, so a memory that claims nothing about the question never backs an answer. With `textSupport:
- * 'neural'`, a text row is the graph's neural scorer instead (scorer `neural`): measured below the
- * credibility-weighted reading (README), kept for comparison. Without `credibility` (a graph of no such
- * output), symbolic rows are kept as they are.
+ * The support the engine arbitrates with: the symbolic row where a memory states something about the key
+ * (its claims' assertion, or the values the extractor read in its text: ±1; the model's credibility of the
+ * memory enters the arbitration as the slot credibility γ_j, not here), zeros (scorer `none`) where it
+ * states nothing, so a memory that claims nothing about the question never backs an answer. With
+ * `textSupport: 'neural'`, a text row is the graph's neural scorer instead (scorer `neural`): measured below
+ * the symbolic reading (README), kept for comparison.
  */
-export function mixSupport(input: SliceInput, neural: Float32Array, credibility?: Float32Array, textSupport: 'reading' | 'neural' = 'reading'): SupportScores {
+export function mixSupport(input: SliceInput, neural: Float32Array, textSupport: 'reading' | 'neural' = 'reading'): SupportScores {
   const symbolic = input.claimSupport;
   const K = symbolic.support.rows;
   const L = symbolic.support.cols;
@@ -149,11 +150,8 @@ export function mixSupport(input: SliceInput, neural: Float32Array, credibility?
       continue;
     }
     const useNeural = kind !== CLAIM_SCORER && textSupport === 'neural';
-    const c = credibility ? (credibility[i] as number) : 1;
-    scorer.push(useNeural ? NEURAL_SCORER : credibility ? `${kind}${CREDIBILITY_SUFFIX}` : kind);
-    for (let h = 0; h < L; h++) {
-      support.data[i * L + h] = useNeural ? (neural[i * L + h] as number) : c * (symbolic.support.data[i * L + h] as number);
-    }
+    scorer.push(useNeural ? NEURAL_SCORER : kind);
+    for (let h = 0; h < L; h++) support.data[i * L + h] = useNeural ? (neural[i * L + h] as number) : (symbolic.support.data[i * L + h] as number);
   }
   return { support, scorer };
 }

@@ -1,10 +1,15 @@
 // Where training and validation data come from: a bundle folder (imported into a scratch in-memory
-// store), a store file (its researcher labels included), or a simulator config (.json), which is
-// simulated into a temporary bundle first, so a model can be retrained from the repository alone.
+// store), a store file (its researcher labels included), a simulator config (.json), which is simulated
+// into a temporary bundle first, or a SituatedQA config (.json with a "situatedqa" field: the timeline
+// file, its part, and simulator knobs), converted first; so a model can be retrained from the repository
+// alone.
 
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { Random } from '../common/random';
+import { deepMerge } from '../common/merge';
+import { convertSituatedQa, type Part, SITUATEDQA_DEFAULTS } from '../realdata/situatedqa';
 import { importBundle } from '../bundle/import';
 import { simulatorConfig } from '../simulator/config';
 import { simulate } from '../simulator/simulate';
@@ -19,6 +24,8 @@ export interface DataSource {
     name: string;
     /** The simulator seed, where the data was simulated here. */
     seed?: number;
+    /** The wording families its memories are written in, where the data was generated here. */
+    wordingFamilies?: string[];
     /** sha256 over the store's rows. */
     digest: string;
     memories: number;
@@ -35,17 +42,29 @@ export async function openDataSource(path: string): Promise<DataSource> {
   let kind: DataSource['description']['kind'];
   let name = basename(full);
   let seed: number | undefined;
+  let families: string[] | undefined;
   let scratch: string | null = null;
   if (full.endsWith('.json')) {
-    const config = simulatorConfig(JSON.parse(readFileSync(full, 'utf8')));
+    const raw = JSON.parse(readFileSync(full, 'utf8')) as Record<string, unknown>;
     scratch = mkdtempSync(join(tmpdir(), 'cama-train-sim-'));
     const bundle = join(scratch, 'bundle');
-    await simulate(config, bundle);
+    if (typeof raw.situatedqa === 'string') {
+      const { situatedqa, part, ...knobs } = raw as { situatedqa: string; part?: Part } & Record<string, unknown>;
+      const config = simulatorConfig(deepMerge(SITUATEDQA_DEFAULTS as unknown as Record<string, unknown>, knobs));
+      await convertSituatedQa({ input: resolve(dirname(full), situatedqa), out: bundle, config, part: part ?? 'all' }, new Random(config.seed));
+      name = config.name;
+      seed = config.seed;
+      families = config.wording.families;
+    } else {
+      const config = simulatorConfig(raw);
+      await simulate(config, bundle);
+      name = config.name;
+      seed = config.seed;
+      families = config.wording.families;
+    }
     store = Store.open(':memory:');
     importBundle(store, bundle);
     kind = 'simulated';
-    name = config.name;
-    seed = config.seed;
   } else if (statSync(full).isDirectory()) {
     store = Store.open(':memory:');
     importBundle(store, full);
@@ -66,6 +85,7 @@ export async function openDataSource(path: string): Promise<DataSource> {
     labels: counts.labels,
   };
   if (seed !== undefined) description.seed = seed;
+  if (families !== undefined) description.wordingFamilies = [...families];
   return {
     store,
     description,

@@ -69,6 +69,12 @@ export interface Example {
   dependenceCandidates: Float32Array | null;
   /** Query tags (for the per-epoch validation CMR). */
   minority: boolean;
+  /**
+   * The same query's slice with its corr copies appended (for an initial or text-only example): the
+   * consistency term asks the model to judge the shared members alike in both, so appended copies move
+   * neither the other memories' grouping nor the decision (what RS, Eq. 19, measures).
+   */
+  partner?: Example;
 }
 
 /** The labels used for L_d, keyed by unordered pair (and query, when the label is scoped to one). */
@@ -285,6 +291,13 @@ export async function trainingExamples(
       }
     }
     opts.onProgress?.(n + 1, queries.length);
+  }
+  // Pair each initial (text-only) slice with its corr variant (text-only corr variant), by query.
+  const byKey = new Map(examples.map((ex) => [`${ex.origin}\u0000${ex.queryId}`, ex]));
+  for (const ex of examples) {
+    const partner = ex.origin === 'initial' ? 'corr' : ex.origin === 'text' ? 'text-corr' : null;
+    const p = partner ? byKey.get(`${partner}\u0000${ex.queryId}`) : undefined;
+    if (p) ex.partner = p;
   }
   return { examples, counts, queries: queries.length };
 }

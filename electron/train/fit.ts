@@ -8,7 +8,8 @@ import type { SlotOptions } from '../../shared/math/assignment';
 import type { ModelSpec } from '../model/spec';
 import type { Weights } from '../model/weights';
 import type { Example, ValidationSet } from './examples';
-import { disposeExampleTensors, exampleLoss, type ExampleTensors, exampleTensors, forwardExample, type LossWeights, withoutHashedText } from './losses';
+import { consistencyLoss, disposeExampleTensors, exampleLoss, type ExampleTensors, exampleTensors, forwardExample, type LossWeights, withDropped } from './losses';
+import { type FeatureGroup, GROUPS } from '../model/featurizer';
 
 export interface FitOptions extends LossWeights {
   epochs: number;
@@ -19,6 +20,10 @@ export interface FitOptions extends LossWeights {
   mu: number;
   /** Probability, per example and step, of hiding the memories' hashed texts (text dropout). */
   textDropout: number;
+  /** Probability, per example and step, of hiding each whole input group (as `eval --ablate` does). */
+  groupDropout: Partial<Record<FeatureGroup, number>>;
+  /** λ_c: weight of the consistency term between a slice and the same slice with corr copies appended. */
+  lambdaC: number;
   /** λ of an L2 penalty Σ‖W‖² on the weight matrices (the glorot-initialised parameters). */
   l2: number;
 }
@@ -47,6 +52,7 @@ export interface EpochReport {
   dependenceLoss: number;
   supportLoss: number;
   affinityLoss: number;
+  consistencyLoss: number;
   validation: ValidationMetrics;
   ms: number;
 }
@@ -80,6 +86,11 @@ export async function fit(
   const matrices = spec.params.filter((p) => p.init.kind === 'glorot').map((p) => variables.get(p.name) as tf.Variable);
   const optimizer = tf.train.adam(opts.learningRate);
   const trainTensors = train.map((ex) => exampleTensors(ex, opts.mu));
+  const indexOf = new Map(train.map((ex, i) => [ex, i]));
+  train.forEach((ex, i) => {
+    const p = ex.partner ? indexOf.get(ex.partner) : undefined;
+    if (p !== undefined) (trainTensors[i] as ExampleTensors).partner = trainTensors[p];
+  });
   const valBase = validation.base.map((ex) => exampleTensors(ex, opts.mu));
   const valCorr = new Map([...validation.corr].map(([id, ex]) => [id, exampleTensors(ex, opts.mu)]));
   const valText = validation.text.map((ex) => exampleTensors(ex, opts.mu));
@@ -97,15 +108,23 @@ export async function fit(
       let taskCount = 0;
       let depSum = 0;
       let depCount = 0;
-      const extra = { support: 0, supportN: 0, affinity: 0, affinityN: 0 };
+      const extra = { support: 0, supportN: 0, affinity: 0, affinityN: 0, consistency: 0, consistencyN: 0 };
       for (let s = 0; s < steps; s++) {
         const batch = order.slice(s * opts.batchSize, (s + 1) * opts.batchSize).map((i) => trainTensors[i] as ExampleTensors);
         const cost = optimizer.minimize(
           () => {
             let total = tf.scalar(0);
             for (const t of batch) {
-              const l = exampleLoss(spec, params, dropRng.chance(opts.textDropout) ? withoutHashedText(t) : t, opts);
+              const dropped: Array<FeatureGroup | 'hashed-text'> = dropRng.chance(opts.textDropout) ? ['hashed-text'] : [];
+              for (const g of GROUPS) if (dropRng.chance(opts.groupDropout[g] ?? 0)) dropped.push(g);
+              const l = exampleLoss(spec, params, withDropped(t, dropped), opts);
               total = tf.add(total, l.total);
+              if (t.partner && opts.lambdaC > 0) {
+                const c = consistencyLoss(spec, params, withDropped(t, dropped), withDropped(t.partner, dropped), opts.tauP, opts.slots);
+                total = tf.add(total, tf.mul(c, opts.lambdaC));
+                extra.consistency += c.dataSync()[0] as number;
+                extra.consistencyN++;
+              }
               // Reading a value on the cpu backend is a copy, not a device sync; it does not touch the tape.
               if (l.task) {
                 taskSum += l.task.dataSync()[0] as number;
@@ -147,6 +166,7 @@ export async function fit(
         dependenceLoss: depCount > 0 ? depSum / depCount : 0,
         supportLoss: extra.supportN > 0 ? extra.support / extra.supportN : 0,
         affinityLoss: extra.affinityN > 0 ? extra.affinity / extra.affinityN : 0,
+        consistencyLoss: extra.consistencyN > 0 ? extra.consistency / extra.consistencyN : 0,
         validation: val,
         ms: performance.now() - start,
       };

@@ -19,7 +19,7 @@ import { arbitrateTf, headFromVector } from '../model/arbitration-tf';
 import { slotAssignmentTf } from '../model/assignment-tf';
 import { forward, inputTensors, type TensorMap } from '../model/tf-forward';
 import type { ModelSpec } from '../model/spec';
-import { MEMORY_DIM } from '../model/featurizer';
+import { type FeatureGroup, groupColumns, MEMORY_DIM, PAIR_DIM, SUPPORT_DIM } from '../model/featurizer';
 import { TEXT_DIM } from '../model/text-hash';
 import type { Example } from './examples';
 
@@ -57,6 +57,10 @@ export interface ExampleTensors {
   dependenceWeights: tf.Tensor2D | null;
   dependenceCandidates: tf.Tensor2D | null;
   gold: number;
+  /** The partner example's tensors (the slice with its corr copies appended), where there is one. */
+  partner?: ExampleTensors;
+  /** The hypotheses (normalised), to check that a partner's line up with these. */
+  hypotheses: readonly string[];
 }
 
 export function exampleTensors(ex: Example, mu: number): ExampleTensors {
@@ -80,6 +84,7 @@ export function exampleTensors(ex: Example, mu: number): ExampleTensors {
       dependenceWeights: ex.dependenceWeights ? tf.tensor2d(ex.dependenceWeights, [K, K]) : null,
       dependenceCandidates: ex.dependenceCandidates ? tf.tensor2d(ex.dependenceCandidates, [K, K]) : null,
       gold: ex.gold,
+      hypotheses: ex.hypotheses,
     };
     keepAll(t);
   });
@@ -126,12 +131,12 @@ export function forwardExample(spec: ModelSpec, params: TensorMap, t: ExampleTen
   // Z from the affinity exactly as the engine forms it (shared/math/assignment.ts), differentiable in D.
   const Z = slotAssignmentTf(out.affinity as tf.Tensor2D, t.evidence, slots);
   const neural = out.support as tf.Tensor2D;
-  // As the engine arbitrates (onnx-model.ts mixSupport): every evidence row's symbolic assertion (claims,
-  // or the values read in its text) times the memory's credibility (K×1); non-evidence rows are zero.
-  const support = tf.mul(t.symbolic, out.credibility as tf.Tensor2D) as tf.Tensor2D;
-  // The engine's evidence mask (shared/math/cama.ts evidenceAssignment): non-evidence rows are no source.
+  // As the engine arbitrates: every evidence row's symbolic assertion (claims, or the values read in its
+  // text: ±1), and each slot weighted by the credibility of its best statement (γ_j); non-evidence rows
+  // are no source (shared/math/cama.ts evidenceAssignment).
+  const support = t.symbolic;
   const evidenceZ = tf.mul(Z, t.evidence) as tf.Tensor2D;
-  const arb = arbitrateTf(evidenceZ, support, t.priors, t.known, headFromVector(out.reliability_head as tf.Tensor1D), tauP);
+  const arb = arbitrateTf(evidenceZ, support, t.priors, t.known, headFromVector(out.reliability_head as tf.Tensor1D), tauP, undefined, out.credibility as tf.Tensor2D);
   return {
     assignment: Z,
     neural,
@@ -170,6 +175,29 @@ export function affinityLoss(D: tf.Tensor2D, same: tf.Tensor2D, mask: tf.Tensor2
   return tf.div(tf.sum(tf.mul(bce, mask)), pairs) as tf.Scalar;
 }
 
+/**
+ * The consistency term for an example and its partner (the same slice with corr copies appended, the
+ * base members first): the mean squared difference of the affinity D over the base members, plus the
+ * symmetric KL divergence of the posteriors where both decide between the same hypotheses. Appending
+ * copies of one memory should change neither how the others group nor the decision (RS, Eq. 19).
+ */
+export function consistencyLoss(spec: ModelSpec, params: TensorMap, a: ExampleTensors, b: ExampleTensors, tauP: number, slots: SlotOptions): tf.Scalar {
+  const fa = forwardExample(spec, params, a, tauP, slots);
+  const fb = forwardExample(spec, params, b, tauP, slots);
+  const K = fa.affinity.shape[0];
+  const Db = tf.slice(fb.affinity, [0, 0], [K, K]);
+  const both = tf.matMul(a.evidence, a.evidence, false, true); // K×K: evidence pairs
+  const pairs = Math.max(1, (a.supportRows as number) ** 2);
+  let loss = tf.div(tf.sum(tf.mul(tf.square(tf.sub(fa.affinity, Db)), both)), pairs) as tf.Scalar;
+  if (a.hypotheses.length === b.hypotheses.length && a.hypotheses.every((h, k) => h === b.hypotheses[k])) {
+    const pa = tf.exp(fa.logPosterior);
+    const pb = tf.exp(fb.logPosterior);
+    const kl = tf.add(tf.sum(tf.mul(pa, tf.sub(fa.logPosterior, fb.logPosterior))), tf.sum(tf.mul(pb, tf.sub(fb.logPosterior, fa.logPosterior))));
+    loss = tf.add(loss, tf.mul(kl, 0.5)) as tf.Scalar;
+  }
+  return loss;
+}
+
 export interface LossParts {
   total: tf.Scalar;
   task: tf.Scalar | null;
@@ -179,18 +207,60 @@ export interface LossParts {
   confidence: tf.Scalar | null;
 }
 
-/** 1 on a memory row's scalar features, 0 on its hashed text: multiplying by it hides the words. */
-let textMask: tf.Tensor2D | null = null;
+/** Multiplicative masks that hide one input group (kept for the whole run, one set per group). */
+interface GroupMasks {
+  memory: tf.Tensor2D;
+  pairs: tf.Tensor1D;
+  support: tf.Tensor1D;
+}
+
+const masks = new Map<string, GroupMasks>();
+
+function masksFor(group: FeatureGroup | 'hashed-text'): GroupMasks {
+  let m = masks.get(group);
+  if (m && !m.memory.isDisposed) return m;
+  const memory = new Float32Array(MEMORY_DIM).fill(1);
+  const pairs = new Float32Array(PAIR_DIM).fill(1);
+  const support = new Float32Array(SUPPORT_DIM).fill(1);
+  if (group === 'hashed-text') memory.fill(0, 0, TEXT_DIM);
+  else {
+    const cols = groupColumns(group);
+    for (const c of cols.memory) memory[c] = 0;
+    if (cols.hashedText) memory.fill(0, 0, TEXT_DIM);
+    for (const c of cols.pairs) pairs[c] = 0;
+    for (const c of cols.support) support[c] = 0;
+  }
+  m = { memory: tf.keep(tf.tensor2d(memory, [1, MEMORY_DIM])), pairs: tf.keep(tf.tensor1d(pairs)), support: tf.keep(tf.tensor1d(support)) };
+  masks.set(group, m);
+  return m;
+}
 
 /**
- * The example with its memories' hashed texts hidden (text dropout): the model must then decide from
- * the pairwise cues, the support features and the metadata, so it cannot lean on memorised wording.
+ * The example with some of its inputs hidden for one step (dropout by input group, as `eval --ablate`
+ * zeroes them at inference): the model must then decide from what is left, so it neither leans on
+ * memorised wording ('hashed-text': the memories' hashed texts only), nor on metadata that may lie, nor on
+ * recorded provenance alone (its b_ij becomes the identity), and an ablation costs it less.
  */
-export function withoutHashedText(t: ExampleTensors): ExampleTensors {
-  if (!textMask || textMask.isDisposed) {
-    textMask = tf.keep(tf.concat([tf.zeros([1, TEXT_DIM]), tf.ones([1, MEMORY_DIM - TEXT_DIM])], 1) as tf.Tensor2D);
+export function withDropped(t: ExampleTensors, dropped: ReadonlyArray<FeatureGroup | 'hashed-text'>): ExampleTensors {
+  if (dropped.length === 0) return t;
+  let memory = t.inputs.memory_features as tf.Tensor;
+  let pairs = t.inputs.pair_features as tf.Tensor;
+  let support = t.inputs.support_features as tf.Tensor;
+  let provenance = t.inputs.provenance_prior as tf.Tensor;
+  for (const g of dropped) {
+    const m = masksFor(g);
+    memory = tf.mul(memory, m.memory);
+    pairs = tf.mul(pairs, m.pairs);
+    support = tf.mul(support, m.support);
+    if (g === 'provenance') provenance = tf.eye(provenance.shape[0] as number);
   }
-  return { ...t, inputs: { ...t.inputs, memory_features: tf.mul(t.inputs.memory_features as tf.Tensor, textMask) } };
+  const inputs: TensorMap = { ...t.inputs, memory_features: memory, pair_features: pairs, support_features: support, provenance_prior: provenance };
+  if (dropped.includes('text')) {
+    // The query's and the hypotheses' hashed texts go with the memories'.
+    inputs.query_features = tf.zerosLike(t.inputs.query_features as tf.Tensor);
+    inputs.hypothesis_features = tf.zerosLike(t.inputs.hypothesis_features as tf.Tensor);
+  }
+  return { ...t, inputs };
 }
 
 export function exampleLoss(spec: ModelSpec, params: TensorMap, t: ExampleTensors, w: LossWeights): LossParts {

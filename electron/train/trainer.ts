@@ -18,6 +18,7 @@ import { memoized } from '../model/memo';
 import { exportOnnx, OPSET } from '../model/onnx-export';
 import { OnnxEvidenceModel } from '../model/onnx-model';
 import { cardPathFor, modelNameOf } from '../model/paths';
+import type { FeatureGroup } from '../model/featurizer';
 import { buildSpec, CONTRACT_VERSION, DEFAULT_HYPER, FEATURIZER_VERSION, type Hyper, parameterCount } from '../model/spec';
 import { useCpuBackend } from '../model/tf-setup';
 import { initialWeights } from '../model/weights';
@@ -52,6 +53,10 @@ export interface TrainOptions {
   textDropout?: number;
   /** λ of the L2 penalty on the weight matrices. */
   l2?: number;
+  /** Probability of hiding each whole input group of an example at a step (group dropout). */
+  groupDropout?: Partial<Record<FeatureGroup, number>>;
+  /** λ_c: weight of the consistency term between a slice and the same slice with corr copies appended. */
+  lambdaC?: number;
   tauD?: number;
   /** τ_p during training (the deployed τ_p is calibrated). */
   tauP?: number;
@@ -102,6 +107,10 @@ export const TRAIN_DEFAULTS = {
   lambdaK: 0.2,
   textDropout: 0.3,
   l2: 1e-4,
+  // Metadata may lie and provenance may be missing: the model must not depend on either alone.
+  groupDropout: { kind: 0.25, metadata: 0.25, provenance: 0.25, text: 0.1 } as Partial<Record<FeatureGroup, number>>,
+  // Measured: the consistency term cost half again the training time and moved RS by less than run-to-run noise.
+  lambdaC: 0,
   tauD: 0.1,
   tauP: 0.5,
   stepCost: 0.05,
@@ -122,6 +131,8 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     lambdaK: options.lambdaK ?? TRAIN_DEFAULTS.lambdaK,
     textDropout: options.textDropout ?? TRAIN_DEFAULTS.textDropout,
     l2: options.l2 ?? TRAIN_DEFAULTS.l2,
+    groupDropout: options.groupDropout ?? TRAIN_DEFAULTS.groupDropout,
+    lambdaC: options.lambdaC ?? TRAIN_DEFAULTS.lambdaC,
     tauD: options.tauD ?? TRAIN_DEFAULTS.tauD,
     tauP: options.tauP ?? TRAIN_DEFAULTS.tauP,
   };
@@ -236,6 +247,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
           dependenceLoss: round(h.dependenceLoss),
           supportLoss: round(h.supportLoss),
           affinityLoss: round(h.affinityLoss),
+          consistencyLoss: round(h.consistencyLoss),
           validation: {
             accuracy: round(h.validation.accuracy),
             cmr: round(h.validation.cmr),

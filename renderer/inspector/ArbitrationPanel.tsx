@@ -1,5 +1,5 @@
 // (c) Arbitration, the false-majority gauge: per hypothesis, P(h) next to the raw majority-vote count at
-// this step and the factor-level contributions ρ_j·e_j·β_j(h) per slot (a slot-coloured diverging bar), so
+// this step and the factor-level contributions ρ_j·e_j·γ_j·β_j(h) per slot (a slot-coloured diverging bar), so
 // it shows at a glance when many entries collapse into one factor. The gold answer and the decision are
 // marked, and one sentence says what the numbers say.
 
@@ -27,7 +27,7 @@ function ContributionBar({ step, h, scale }: { step: StepRecord; h: number; scal
           key={j}
           className="contrib-seg"
           style={{ width: `${(Math.abs(c) / scale) * 100}%`, background: slotColor(j) }}
-          title={`${slotName(j)}: ρ=${fmt(step.reliability[j])} × e=${fmt(step.slotPresence[j])} × β=${fmtSigned(step.slotSupport[j]?.[h] ?? 0)} = ${fmtSigned(c, 3)}`}
+          title={`${slotName(j)}: ρ=${fmt(step.reliability[j])} × e=${fmt(step.slotPresence[j])}${step.slotCredibility ? ` × γ=${fmt(step.slotCredibility[j])}` : ''} × β=${fmtSigned(step.slotSupport[j]?.[h] ?? 0)} = ${fmtSigned(c, 3)}`}
           onMouseEnter={() => hoverSlot(j)}
           onMouseLeave={() => hoverSlot(null)}
         />
@@ -82,7 +82,7 @@ export function ArbitrationPanel({ step, votes, gold }: Props) {
               <th>hypothesis</th>
               <th title="P(h) = softmax(ℓ/τ_p) (Eq. 7)">P(h)</th>
               <th title="majority vote over this step's entries">vote</th>
-              <th title="ρ_j·e_j·β_j(h) per slot; left of the axis against, right in favour">factor contributions ρ·e·β</th>
+              <th title="ρ_j·e_j·γ_j·β_j(h) per slot (γ_j: the credibility of the slot's best statement); left of the axis against, right in favour">factor contributions ρ·e·γ·β</th>
               <th className="num" title="ℓ(h) = Σ_j ρ_j e_j β_j(h)">ℓ(h)</th>
             </tr>
           </thead>

@@ -192,6 +192,9 @@ export function AssignmentHeatmap({
             <SlotFooter label="e_j presence" title="e_j = max_i z_ij" values={step.slotPresence} render={(v) => fmt(v)} />
             <SlotFooter label="p_j share" title="p_j = e_j / Σ e" values={step.slotShares} render={(v) => fmt(v)} />
             <SlotFooter label="ρ_j reliability" title="slot reliability ρ_j (Eq. 6)" values={step.reliability} render={(v) => fmt(v)} />
+            {step.slotCredibility ? (
+              <SlotFooter label="γ_j credibility" title="γ_j = max_i z_ij c_i / e_j: the credibility of the slot's best statement (the evidence model's c_i)" values={step.slotCredibility} render={(v) => fmt(v)} />
+            ) : null}
             {step.hypotheses.map((h, hi) => (
               <SlotFooter
                 key={h}

@@ -88,10 +88,10 @@ export function arrivedMemories(steps: readonly StepRecord[], t: number): string
   return t > 0 ? (steps[t - 1]?.added.memoryIds ?? []) : [];
 }
 
-/** Factor-level contributions ρ_j · e_j · β_j(h): an L × J matrix whose rows sum to ℓ(h). */
+/** Factor-level contributions ρ_j · e_j · γ_j · β_j(h) (γ = 1 where the step records none): an L × J matrix whose rows sum to ℓ(h). */
 export function contributions(step: StepRecord): number[][] {
   return step.hypotheses.map((_, h) =>
-    step.slotPresence.map((e, j) => (step.reliability[j] ?? 0) * e * (step.slotSupport[j]?.[h] ?? 0)),
+    step.slotPresence.map((e, j) => (step.reliability[j] ?? 0) * e * (step.slotCredibility?.[j] ?? 1) * (step.slotSupport[j]?.[h] ?? 0)),
   );
 }
 

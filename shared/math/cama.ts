@@ -165,14 +165,38 @@ export function slotReliability(
   return rho;
 }
 
-/** ℓ(h) = Σ_j ρ_j e_j β_j(h): each factor counts by its presence and reliability, not its memory count. */
-export function arbitrationLogits(rho: ArrayLike<number>, e: ArrayLike<number>, beta: Matrix): Float64Array {
+/**
+ * γ_j = max_i z_ij c_i / e_j: the credibility of a slot's strongest statement, where c_i in (0, 1] is how
+ * much memory i's statement counts (the evidence model's credibility). A maximum, not an average: a factor
+ * counts as much as its most credible statement, so appending less credible copies of it changes nothing,
+ * and neither does how many there are. 1 for an empty slot (it has no weight anyway, e_j = 0).
+ */
+export function slotCredibility(Z: Matrix, credibility: ArrayLike<number>, e: ArrayLike<number>): Float64Array {
+  const { rows: K, cols: J, data } = Z;
+  if (credibility.length !== K) throw new RangeError(`slotCredibility: Z has ${K} rows, credibility ${credibility.length}`);
+  const gamma = new Float64Array(J);
+  for (let j = 0; j < J; j++) {
+    let best = 0;
+    for (let i = 0; i < K; i++) best = Math.max(best, (data[i * J + j] as number) * (credibility[i] as number));
+    const ej = e[j] as number;
+    gamma[j] = ej > 0 ? best / ej : 1;
+  }
+  return gamma;
+}
+
+/**
+ * ℓ(h) = Σ_j ρ_j e_j γ_j β_j(h): each factor counts by its presence, reliability and the credibility of its
+ * best statement, not by its memory count. Without γ (no credibility model) it is the paper's Eq. 7 input
+ * ℓ(h) = Σ_j ρ_j e_j β_j(h).
+ */
+export function arbitrationLogits(rho: ArrayLike<number>, e: ArrayLike<number>, beta: Matrix, gamma?: ArrayLike<number>): Float64Array {
   const J = beta.rows;
   const L = beta.cols;
   if (rho.length !== J || e.length !== J) throw new RangeError(`arbitrationLogits: ${J} slots but ρ has ${rho.length}, e ${e.length}`);
+  if (gamma && gamma.length !== J) throw new RangeError(`arbitrationLogits: ${J} slots but γ has ${gamma.length}`);
   const logits = new Float64Array(L);
   for (let j = 0; j < J; j++) {
-    const w = (rho[j] as number) * (e[j] as number);
+    const w = (rho[j] as number) * (e[j] as number) * (gamma ? (gamma[j] as number) : 1);
     if (w === 0) continue;
     for (let h = 0; h < L; h++) logits[h] = (logits[h] as number) + w * (beta.data[j * L + h] as number);
   }
@@ -274,6 +298,11 @@ export interface ArbitrationInput {
    * N_eff), no mass to β_j's average (so it cannot dilute a slot's support) and no weight to ρ_j.
    */
   evidence?: ArrayLike<number>;
+  /**
+   * c_i in (0, 1]: how much memory i's statement counts (the evidence model's credibility); absent: 1 for
+   * every memory, and ℓ is the paper's. Enters as the slot credibility γ_j (slotCredibility).
+   */
+  credibility?: ArrayLike<number>;
 }
 
 export interface Arbitration {
@@ -283,6 +312,8 @@ export interface Arbitration {
   nEff: number;
   slotSupport: Matrix;
   reliability: Float64Array;
+  /** γ_j (slotCredibility); all 1 without a credibility. */
+  slotCredibility: Float64Array;
   logits: Float64Array;
   posterior: Float64Array;
   entropy: number;
@@ -308,7 +339,8 @@ export function arbitrate(input: ArbitrationInput): Arbitration {
   const e = slotPresence(Z);
   const beta = slotSupport(Z, input.support, eps);
   const rho = slotReliability(Z, input.priors, input.known, input.head, eps);
-  const logits = arbitrationLogits(rho, e, beta);
+  const gamma = input.credibility ? slotCredibility(Z, input.credibility, e) : new Float64Array(e.length).fill(1);
+  const logits = arbitrationLogits(rho, e, beta, input.credibility ? gamma : undefined);
   const P = posterior(logits, input.tauP);
   return {
     kappa: assignmentConfidence(input.assignment),
@@ -317,6 +349,7 @@ export function arbitrate(input: ArbitrationInput): Arbitration {
     nEff: effectiveSourceCount(e, input.alpha),
     slotSupport: beta,
     reliability: rho,
+    slotCredibility: gamma,
     logits,
     posterior: P,
     entropy: entropy(P),

@@ -1,7 +1,7 @@
 // An end-to-end harness: the renderer built for real, the backend in web mode over a fresh data folder
 // (which opens the bundled demo on first start), and Debian's Chromium driven by playwright-core.
 
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,12 +58,17 @@ export async function startWorkbench(opts: WorkbenchOptions = {}): Promise<Workb
   const rendererDir = folder('renderer');
   opts.log?.('building the renderer');
   await build({ configFile: join(root, 'renderer', 'vite.config.ts'), build: { outDir: rendererDir, emptyOutDir: true }, logLevel: 'error' });
+  // A small validation set for models trained in the app: calibrating on the shipped 200-question split
+  // is minutes of work on two cores, and what a test checks is the loop, not the model.
+  const validation = join(folder('data'), 'small-validation.json');
+  writeFileSync(validation, JSON.stringify({ name: 'small-validation', seed: 77, world: { subjects: 15 }, queries: { count: 20 } }));
   const service = new WorkbenchService({
     mode: 'web',
     version: opts.version ?? 'e2e',
     dataDir: folder('data'),
     resourcesDir: join(root, 'resources'),
     worker: { url: new URL('../../electron/backend/worker-tsx.mjs', import.meta.url) },
+    trainingValidation: validation,
   });
   opts.log?.('opening the demo store');
   await openFirstStore(service);

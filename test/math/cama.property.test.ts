@@ -690,3 +690,57 @@ describe('memories that state nothing about the key (evidence mask)', () => {
     );
   });
 });
+
+describe('the slot credibility γ_j (credibility of a slot\'s best statement)', () => {
+  it('appending a less credible copy of a member leaves γ exactly, and ℓ and P up to ε, unchanged (one-hot rows, one stance per slot)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 6 }).chain((J) =>
+          fc.record({
+            J: fc.constant(J),
+            slotOf: fc.array(fc.nat({ max: J - 1 }), { minLength: 1, maxLength: 10 }),
+            stance: fc.array(fc.constantFrom(-1, 1), { minLength: J, maxLength: J }),
+            cred: fc.array(fc.double({ min: 0.05, max: 1, noNaN: true }), { minLength: 10, maxLength: 10 }),
+            replica: fc.nat({ max: 9 }),
+            shrink: fc.double({ min: 0, max: 1, noNaN: true }),
+            tauP: fc.double({ min: 0.1, max: 5, noNaN: true }),
+          }),
+        ),
+        (x) => {
+          const K = x.slotOf.length;
+          const r = x.replica % K;
+          const build = (slots: number[], cred: number[]) => ({
+            assignment: fromRows(slots.map((j) => oneHot(x.J, j)), x.J),
+            support: fromRows(slots.map((j) => [x.stance[j]!, -x.stance[j]!]), 2),
+            priors: fromRows(slots.map(() => [1, 0.5, 0]), D),
+            known: slots.map(() => 1),
+            head: { weights: [0.5, 0.5, 0], bias: 0, missingBias: 0 },
+            alpha: 2,
+            tauP: x.tauP,
+            credibility: cred,
+          });
+          const cred = x.cred.slice(0, K);
+          const a = arbitrate(build(x.slotOf, cred));
+          // The copy counts at most as much as the member it copies.
+          const b = arbitrate(build([...x.slotOf, x.slotOf[r]!], [...cred, cred[r]! * x.shrink]));
+          expect(maxAbsDiff(b.slotCredibility, a.slotCredibility)).toBe(0);
+          // Up to Eq. 5's ε: β = n·s / (n + ε) moves by at most ε.
+          expect(maxAbsDiff(b.logits, a.logits)).toBeLessThanOrEqual(8 * EPSILON);
+          expect(maxAbsDiff(b.posterior, a.posterior)).toBeLessThanOrEqual((8 * EPSILON) / 0.1);
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('without a credibility, γ is 1 and ℓ is the paper\'s Σ_j ρ_j e_j β_j(h)', () => {
+    fc.assert(
+      fc.property(sliceArb, (s) => {
+        const out = arbitrate(input(s));
+        expect(Array.from(out.slotCredibility).every((g) => g === 1)).toBe(true);
+        expect(Array.from(out.logits)).toEqual(Array.from(arbitrationLogits(out.reliability, out.slotPresence, out.slotSupport)));
+      }),
+      RUNS,
+    );
+  });
+});

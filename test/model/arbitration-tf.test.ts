@@ -40,6 +40,20 @@ function randomCase(seed: number) {
   return { K, J, L, D, Z, S, A, known, head, tauP };
 }
 
+/** The tfjs arbitration of a random case (with a credibility per memory where given); call inside tf.tidy. */
+function arbitrateCase(c: ReturnType<typeof randomCase>, credibility?: number[]) {
+  return arbitrateTf(
+    tf.tensor2d(Float32Array.from(c.Z.data), [c.K, c.J]),
+    tf.tensor2d(Float32Array.from(c.S.data), [c.K, c.L]),
+    tf.tensor2d(Float32Array.from(c.A.data), [c.K, c.D]),
+    tf.tensor1d(Float32Array.from(c.known)),
+    { weights: tf.tensor1d(c.head.weights), bias: tf.scalar(c.head.bias), missingBias: tf.scalar(c.head.missingBias) },
+    c.tauP,
+    undefined,
+    credibility ? tf.tensor2d(credibility, [c.K, 1]) : undefined,
+  );
+}
+
 function close(actual: ArrayLike<number>, expected: ArrayLike<number>, what: string): void {
   expect(actual.length, what).toBe(expected.length);
   for (let i = 0; i < expected.length; i++) expect(Math.abs((actual[i] as number) - (expected[i] as number)), `${what}[${i}]`).toBeLessThan(1e-6);
@@ -51,14 +65,7 @@ describe('tfjs arbitration copy', () => {
       const c = randomCase(seed);
       const ref = arbitrate({ assignment: c.Z, support: c.S, priors: c.A, known: c.known, head: c.head, alpha: 2, tauP: c.tauP });
       const got = tf.tidy(() => {
-        const r = arbitrateTf(
-          tf.tensor2d(Float32Array.from(c.Z.data), [c.K, c.J]),
-          tf.tensor2d(Float32Array.from(c.S.data), [c.K, c.L]),
-          tf.tensor2d(Float32Array.from(c.A.data), [c.K, c.D]),
-          tf.tensor1d(Float32Array.from(c.known)),
-          { weights: tf.tensor1d(c.head.weights), bias: tf.scalar(c.head.bias), missingBias: tf.scalar(c.head.missingBias) },
-          c.tauP,
-        );
+        const r = arbitrateCase(c);
         return [r.slotPresence, r.slotSupport, r.reliability, r.logits, r.posterior].map((t) => Array.from(t.dataSync()));
       });
       const [e, beta, rho, logits, P] = got as number[][];
@@ -67,6 +74,20 @@ describe('tfjs arbitration copy', () => {
       close(rho as number[], ref.reliability, `seed ${seed} ρ`);
       close(logits as number[], ref.logits, `seed ${seed} ℓ`);
       close(P as number[], ref.posterior, `seed ${seed} P`);
+    }
+  });
+
+  it('equals it with a credibility per memory too (γ_j, the slot credibility), on 100 random slices', () => {
+    for (let seed = 1; seed <= 100; seed++) {
+      const c = randomCase(seed);
+      const cred = Array.from({ length: c.K }, (_, i) => 0.05 + ((seed * 7 + i * 13) % 19) / 20);
+      const ref = arbitrate({ assignment: c.Z, support: c.S, priors: c.A, known: c.known, head: c.head, alpha: 2, tauP: c.tauP, credibility: cred });
+      const got = tf.tidy(() => {
+        const r = arbitrateCase(c, cred);
+        return [r.logits, r.posterior].map((t) => Array.from(t.dataSync()));
+      });
+      close(got[0] as number[], ref.logits, `seed ${seed} ℓ`);
+      close(got[1] as number[], ref.posterior, `seed ${seed} P`);
     }
   });
 

@@ -120,16 +120,18 @@ describe('what copies share beyond the fact (the text-only fixture)', () => {
     const { storeWith, queryOf } = await import('../engine/helpers');
     const { buildSliceInput } = await import('../../electron/engine/slice-input');
     const s = storeWith('text-only');
-    const ids = ['t1', 't2', 's0', 'c1', 'c2', 'c3'];
+    const ids = ['t1', 't2', 's0', 'c1', 'c2', 'c3', 'n1', 'x1', 'z1'];
     const f = featurize(buildSliceInput(queryOf(s, 'lyon'), s.memories(ids), s.edgesAmong(ids), 8));
     const K = ids.length;
     const pair = (a: string, b: string, name: string) => f.pairs[(ids.indexOf(a) * K + ids.indexOf(b)) * PAIR_DIM + PAIR_FEATURES.findIndex(([n]) => n.startsWith(name))] as number;
     // s0's retellings keep "a note from Greta Holm, page 7 of the bulletin"; t1 and t2 only share the fact.
     expect(pair('s0', 'c2', 'residual-word Jaccard')).toBeGreaterThan(0.4);
     expect(pair('t1', 't2', 'residual-word Jaccard')).toBeLessThan(0.15);
-    expect(pair('s0', 'c1', 'shared residual words rare')).toBe(1);
+    // "a note from Greta Holm" is in three of nine members: rare enough to say something.
+    expect(pair('s0', 'c1', 'shared residual words rare')).toBeGreaterThanOrEqual(0.5);
     expect(pair('t1', 't2', 'shared residual words rare')).toBe(0);
-    expect(Array.from(f.evidence)).toEqual([1, 1, 1, 1, 1, 1]);
+    // The report on Porto's mayor and the chatter state nothing about Lyon's.
+    expect(Array.from(f.evidence)).toEqual([1, 1, 1, 1, 1, 1, 1, 0, 0]);
   });
 
   it('an ablation zeroes exactly its group: kind columns, the hashed texts, b_ij', async () => {

@@ -9,7 +9,7 @@ import type { SliceInput } from '../../electron/engine/evidence/model';
 import { initialSlice } from '../../electron/engine/retrieve';
 import type { SliceMemory } from '../../electron/engine/types';
 import { buildSliceInput } from '../../electron/engine/slice-input';
-import type { ModelSpec } from '../../electron/model/spec';
+import { DEFAULT_HYPER, type ModelSpec } from '../../electron/model/spec';
 import type { Weights } from '../../electron/model/weights';
 import { size } from '../../electron/model/weights';
 import { simulatorConfig } from '../../electron/simulator/config';
@@ -37,7 +37,7 @@ export function storeOf(bundle: string): Store {
 }
 
 /** The engine's SliceInput for `memories` under `query`. */
-export function inputFor(store: Store, query: Query, memories: readonly SliceMemory[], slots = 6): SliceInput {
+export function inputFor(store: Store, query: Query, memories: readonly SliceMemory[], slots = DEFAULT_HYPER.slots): SliceInput {
   return buildSliceInput(query, memories, store.edgesAmong(memories.map((m) => m.id)), slots);
 }
 

@@ -36,7 +36,7 @@ function trainProgress(): { onEvent: (e: TrainEvent) => void; stop: () => void }
             const v = e.last.validation;
             process.stderr.write(
               `train: epoch ${e.epoch}/${e.epochs} loss ${formatFixed(e.last.loss, 4)} (task ${formatFixed(e.last.taskLoss, 4)}, dependence ${formatFixed(e.last.dependenceLoss, 4)}, ` +
-                `support ${formatFixed(e.last.supportLoss, 4)}, affinity ${formatFixed(e.last.affinityLoss, 4)}) | ` +
+                `support ${formatFixed(e.last.supportLoss, 4)}, affinity ${formatFixed(e.last.affinityLoss, 4)}, consistency ${formatFixed(e.last.consistencyLoss, 4)}) | ` +
                 `validation single-pass acc ${formatFixed(v.accuracy)} CMR ${formatFixed(v.cmr)} RS ${formatFixed(v.rs)} text-only acc ${formatFixed(v.textAccuracy)} loss ${formatFixed(v.loss, 4)} | ${formatFixed(e.last.ms / 1000)} s\n`,
             );
           }
@@ -75,6 +75,7 @@ export function trainCommand(): Command {
     .option('--lambda-a <λ>', 'λ_a: weight of the affinity\'s cross-entropy against ground-truth factors, where the data has them (L_a)', numberOption('λ_a', (x) => x >= 0), TRAIN_DEFAULTS.lambdaA)
     .option('--lambda-k <λ>', 'λ_κ: weight of the assignment-confidence term, 1 − κ_i on evidence rows (L_κ)', numberOption('λ_κ', (x) => x >= 0), TRAIN_DEFAULTS.lambdaK)
     .option('--text-dropout <p>', 'probability of hiding an example\'s hashed memory texts at a step, so the model cannot lean on memorised wording', numberOption('text dropout', (x) => x >= 0 && x < 1), TRAIN_DEFAULTS.textDropout)
+    .option('--lambda-c <λ>', 'λ_c: weight of the consistency term: a slice and the same slice with its corr copies appended should group their shared members and decide alike', numberOption('λ_c', (x) => x >= 0), TRAIN_DEFAULTS.lambdaC)
     .option('--l2 <λ>', 'λ of an L2 penalty on the weight matrices', numberOption('l2', (x) => x >= 0), TRAIN_DEFAULTS.l2)
     .option('--tau-d <τ>', 'τ_d: temperature of L_d', numberOption('τ_d', (x) => x > 0), TRAIN_DEFAULTS.tauD)
     .option('--no-episodes', 'train on initial slices only (no final slices of recovery episodes)')
@@ -99,6 +100,7 @@ export function trainCommand(): Command {
         lambdaK: number;
         textDropout: number;
         l2: number;
+        lambdaC: number;
         tauD: number;
         episodes: boolean;
         variants: boolean;
@@ -130,6 +132,7 @@ export function trainCommand(): Command {
               lambdaK: opts.lambdaK,
               textDropout: opts.textDropout,
               l2: opts.l2,
+              lambdaC: opts.lambdaC,
               tauD: opts.tauD,
               episodes: opts.episodes,
               variants: opts.variants,

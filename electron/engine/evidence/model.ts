@@ -34,6 +34,8 @@ export interface EvidenceOutput {
   support?: SupportScores;
   /** A learned reliability head (Eq. 6); absent: the engine's fixed head. */
   reliabilityHead?: ReliabilityHead;
+  /** c_i in (0, 1]: how much each memory's statement counts (enters as the slot credibility γ_j); absent: 1. */
+  credibility?: Float64Array;
 }
 
 export interface EvidenceModel {
