@@ -102,7 +102,7 @@ function trainedModel(fileName: string, howToTrain: string): ModelSwap {
       loaded = (async () => {
         if (!existsSync(file)) throw new Error(`${file} is missing; train it with ${howToTrain}`);
         const setup = await engineSetupWithModel(file);
-        return { model: setup.model, config: { tauP: setup.config.tauP, tauN: setup.config.tauN, tauH: setup.config.tauH, mu: setup.config.mu } };
+        return { model: setup.model, config: { tauP: setup.config.tauP, tauN: setup.config.tauN, tauH: setup.config.tauH, mu: setup.config.mu, slots: setup.config.slots } };
       })();
       loadedModels.set(file, loaded);
     }

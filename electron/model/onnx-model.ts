@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { ReliabilityHead } from '../../shared/math/cama';
-import { type SlotOptions, slotAssignment } from '../../shared/math/assignment';
+import { type SlotOptions, slotAssignment, stancesOf } from '../../shared/math/assignment';
 import { matrix } from '../../shared/math/matrix';
 import type { EvidenceModel, EvidenceOutput, SliceInput } from '../engine/evidence/model';
 import { PRIOR_DIM } from '../engine/priors';
@@ -114,7 +114,8 @@ export class OnnxEvidenceModel implements EvidenceModel {
     // The graph needs L ≥ 1: with no hypotheses it scores one all-zero dummy whose column is dropped.
     const fed: SliceFeatures = L > 0 ? f : { ...f, L: 1, hypotheses: new Float32Array(TEXT_DIM), support: new Float32Array(K * SUPPORT_DIM) };
     const out = await this.run(fed);
-    const { assignment } = slotAssignment(out.affinity, K, f.evidence, this.slotOptions);
+    const stance = stancesOf(input.claimSupport.support.data, K, L);
+    const { assignment } = slotAssignment(out.affinity, K, f.evidence, { ...this.slotOptions, stance });
     return {
       assignment,
       support: mixSupport(input, out.support, this.textSupport),

@@ -14,7 +14,7 @@
 
 import * as tf from '@tensorflow/tfjs-core';
 import { PRIOR_DIM } from '../engine/priors';
-import type { SlotOptions } from '../../shared/math/assignment';
+import { type SlotOptions, stancesOf } from '../../shared/math/assignment';
 import { arbitrateTf, headFromVector } from '../model/arbitration-tf';
 import { slotAssignmentTf } from '../model/assignment-tf';
 import { forward, inputTensors, type TensorMap } from '../model/tf-forward';
@@ -61,6 +61,8 @@ export interface ExampleTensors {
   partner?: ExampleTensors;
   /** The hypotheses (normalised), to check that a partner's line up with these. */
   hypotheses: readonly string[];
+  /** Each member's stance (its support row's sign pattern): the slot grouping never joins two. */
+  stance: string[];
 }
 
 export function exampleTensors(ex: Example, mu: number): ExampleTensors {
@@ -85,6 +87,7 @@ export function exampleTensors(ex: Example, mu: number): ExampleTensors {
       dependenceCandidates: ex.dependenceCandidates ? tf.tensor2d(ex.dependenceCandidates, [K, K]) : null,
       gold: ex.gold,
       hypotheses: ex.hypotheses,
+      stance: stancesOf(ex.symbolic, K, L),
     };
     keepAll(t);
   });
@@ -129,7 +132,7 @@ export interface ForwardResult {
 export function forwardExample(spec: ModelSpec, params: TensorMap, t: ExampleTensors, tauP: number, slots: SlotOptions): ForwardResult {
   const out = forward(spec, params, t.inputs);
   // Z from the affinity exactly as the engine forms it (shared/math/assignment.ts), differentiable in D.
-  const Z = slotAssignmentTf(out.affinity as tf.Tensor2D, t.evidence, slots);
+  const Z = slotAssignmentTf(out.affinity as tf.Tensor2D, t.evidence, { ...slots, stance: t.stance });
   const neural = out.support as tf.Tensor2D;
   // As the engine arbitrates: every evidence row's symbolic assertion (claims, or the values read in its
   // text: ±1), and each slot weighted by the credibility of its best statement (γ_j); non-evidence rows

@@ -108,7 +108,7 @@ export const TRAIN_DEFAULTS = {
   textDropout: 0.3,
   l2: 1e-4,
   // Metadata may lie and provenance may be missing: the model must not depend on either alone.
-  groupDropout: { kind: 0.25, metadata: 0.25, provenance: 0.25, text: 0.1 } as Partial<Record<FeatureGroup, number>>,
+  groupDropout: { kind: 0.25, metadata: 0.25, provenance: 0.25 } as Partial<Record<FeatureGroup, number>>,
   // Measured: the consistency term cost half again the training time and moved RS by less than run-to-run noise.
   lambdaC: 0,
   tauD: 0.1,

@@ -15,7 +15,24 @@
 import { type Matrix, matrix } from './matrix';
 import { softmax } from './softmax';
 
+/** A member's stance as the slot grouping compares it: the sign pattern of its support row (K×L). */
+export function stancesOf(support: ArrayLike<number>, K: number, L: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < K; i++) {
+    let key = '';
+    for (let h = 0; h < L; h++) key += Math.sign(support[i * L + h] as number) > 0 ? '+' : Math.sign(support[i * L + h] as number) < 0 ? '-' : '0';
+    out.push(key);
+  }
+  return out;
+}
+
 export interface SlotOptions {
+  /**
+   * Per member, what it asserts about the key (e.g. the sign pattern of its support row). Members of
+   * different stances never share a slot unless there are more groups than slots: a copy asserts what its
+   * source asserts, so a memory that asserts something else is another source, whatever its words.
+   */
+  stance?: ArrayLike<string>;
   /** J: at most this many slots; more groups are merged, closest first, past the threshold. */
   slots: number;
   /** Two groups merge while their average affinity is at least this. */
@@ -30,7 +47,14 @@ export interface SlotOptions {
  * further while there are more groups than `slots`. Returns each member's group (numbered 0.. by their
  * first member) or −1 for a member that is not evidence. Ties merge the earliest pair: deterministic.
  */
-export function affinityGroups(D: ArrayLike<number>, K: number, evidence: ArrayLike<number>, slots: number, threshold: number): Int32Array {
+export function affinityGroups(
+  D: ArrayLike<number>,
+  K: number,
+  evidence: ArrayLike<number>,
+  slots: number,
+  threshold: number,
+  stance?: ArrayLike<string>,
+): Int32Array {
   if (D.length !== K * K) throw new RangeError(`affinityGroups: D has ${D.length} values for K = ${K}`);
   if (!(slots >= 1)) throw new RangeError(`affinityGroups: slots must be ≥ 1, got ${slots}`);
   const groups: number[][] = [];
@@ -41,24 +65,43 @@ export function affinityGroups(D: ArrayLike<number>, K: number, evidence: ArrayL
     for (const i of a) for (const j of b) s += D[i * K + j] as number;
     return s;
   };
+  // A group's stance is its first member's (groups only ever join members of one stance while they can).
+  const stanceOf = (g: readonly number[]): string | undefined => (stance ? (stance[g[0] as number] as string) : undefined);
   for (;;) {
     if (groups.length <= 1) break;
+    const forced = groups.length > slots;
     let best = -Infinity;
     let ba = -1;
     let bb = -1;
+    let bestAcross = -Infinity;
+    let xa = -1;
+    let xb = -1;
     for (let a = 0; a < groups.length; a++) {
       for (let b = a + 1; b < groups.length; b++) {
         const ga = groups[a] as number[];
         const gb = groups[b] as number[];
         const avg = sum(ga, gb) / (ga.length * gb.length);
-        if (avg > best) {
+        if (stanceOf(ga) !== stanceOf(gb)) {
+          if (avg > bestAcross) {
+            bestAcross = avg;
+            xa = a;
+            xb = b;
+          }
+        } else if (avg > best) {
           best = avg;
           ba = a;
           bb = b;
         }
       }
     }
-    if (best < threshold && groups.length <= slots) break;
+    // Past the threshold, or across stances, only while there are more groups than slots.
+    if (ba < 0 || (best < threshold && !forced)) {
+      if (!forced || xa < 0) break;
+      if (ba < 0) {
+        ba = xa;
+        bb = xb;
+      }
+    }
     (groups[ba] as number[]).push(...(groups[bb] as number[]));
     groups.splice(bb, 1);
   }
@@ -93,7 +136,7 @@ export function groupScore(D: ArrayLike<number>, K: number, groups: ArrayLike<nu
  */
 export function slotAssignment(D: ArrayLike<number>, K: number, evidence: ArrayLike<number>, opts: SlotOptions): { assignment: Matrix; groups: Int32Array } {
   const J = opts.slots;
-  const groups = affinityGroups(D, K, evidence, J, opts.threshold);
+  const groups = affinityGroups(D, K, evidence, J, opts.threshold, opts.stance);
   let C = 0;
   for (const g of groups) C = Math.max(C, g + 1);
   const Z = matrix(K, J);

@@ -91,3 +91,16 @@ describe('slots from the affinity', () => {
     expect(Math.abs(g.dataSync()[0 * 7 + 2] as number)).toBeGreaterThan(0);
   });
 });
+
+describe('stances never share a slot', () => {
+  it('keeps members that assert different values apart, however alike their words, unless slots run out', () => {
+    // 0 and 1 look like copies of each other (0.95) but assert different values.
+    const D = affinity(3, { '0-1': 0.95, '1-2': 0.9 });
+    const stance = ['+-', '-+', '-+'];
+    expect(Array.from(slotAssignment(D, 3, [1, 1, 1], { ...OPTS, stance }).groups)).toEqual([0, 1, 1]);
+    // With one slot, they have to share.
+    expect(Array.from(affinityGroups(D, 3, [1, 1, 1], 1, 0.5, stance))).toEqual([0, 0, 0]);
+    // With two, the closest pair of the same stance merges first.
+    expect(Array.from(affinityGroups(affinity(3, { '0-1': 0.95 }), 3, [1, 1, 1], 2, 0.5, stance))).toEqual([0, 1, 1]);
+  });
+});

@@ -104,7 +104,7 @@ describe('engine setup with a trained model', () => {
       const out = await model.infer(input);
       const L = input.hypotheses.length;
       expect(out.assignment.rows).toBe(input.memories.length);
-      expect(out.assignment.cols).toBe(6);
+      expect(out.assignment.cols).toBe(DEFAULT_HYPER.slots);
       expect(out.reliabilityHead?.weights).toHaveLength(8);
       input.claimSupport.scorer.forEach((s, i) => {
         const row = Array.from(out.support?.support.data.subarray(i * L, (i + 1) * L) ?? []);
