@@ -1,5 +1,7 @@
 // `npm start`: build, then open the workbench in Electron. Where Electron's binary cannot be had (it is
-// downloaded on first use, so an offline machine has none), say so in one line and start web mode.
+// downloaded on first use, so an offline machine has none), say so in one line and start web mode. The
+// same where better-sqlite3 has no build for Electron and none can be made (electron/native/prepare.ts:
+// made once, on first run, into native/; node_modules keeps the build for Node).
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -8,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { build as buildRenderer } from 'vite';
 import { startWebMode } from './backend/web';
 import { buildElectron } from './build';
+import { prepareElectronSqlite } from './native/prepare';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const electronDir = join(root, 'node_modules', 'electron');
@@ -31,17 +34,32 @@ function electronBinary(): { path: string } | { reason: string } {
   return { reason: `its binary could not be downloaded (${why})` };
 }
 
+/** Makes sure the Electron build of better-sqlite3 is there (one line of progress when it has to be made); or why it cannot be. */
+async function electronSqlite(): Promise<{ ready: true } | { reason: string }> {
+  try {
+    await prepareElectronSqlite({ root, onStart: (line) => process.stderr.write(`${line}\n`) });
+    return { ready: true };
+  } catch (err) {
+    return { reason: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 async function main(): Promise<void> {
   process.stderr.write('building the renderer…\n');
   await buildRenderer({ configFile: join(root, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
   const electron = electronBinary();
   if ('path' in electron) {
-    await buildElectron();
-    const child = spawn(electron.path, [root], { stdio: 'inherit' });
-    child.on('exit', (code) => process.exit(code ?? 0));
-    return;
+    const sqlite = await electronSqlite();
+    if ('ready' in sqlite) {
+      await buildElectron();
+      const child = spawn(electron.path, [root], { stdio: 'inherit' });
+      child.on('exit', (code) => process.exit(code ?? 0));
+      return;
+    }
+    process.stdout.write(`Electron cannot open a store here: ${sqlite.reason}\nStarting the workbench in web mode instead.\n`);
+  } else {
+    process.stdout.write(`Electron cannot run here: ${electron.reason}; starting the workbench in web mode instead.\n`);
   }
-  process.stdout.write(`Electron cannot run here: ${electron.reason}; starting the workbench in web mode instead.\n`);
   const mode = await startWebMode();
   process.stdout.write(`workbench (web mode) on ${mode.web.url}\n`);
   const stop = (): void => void mode.close().then(() => process.exit(0));

@@ -28,6 +28,9 @@ const version = (JSON.parse(readFileSync(join(appRoot, 'package.json'), 'utf8'))
 const modelsDir = app.isPackaged ? join(process.resourcesPath, 'models') : join(appRoot, 'models');
 // Job workers and the evaluation's ablation models find the models folder through the environment.
 process.env.CAMA_MODELS_DIR ??= modelsDir;
+// Where the Electron build of better-sqlite3 is (electron/native/layout.ts): electron/store/sqlite.ts reads
+// this in the main process and in the job workers, which inherit the environment.
+process.env.CAMA_NATIVE_DIR ??= app.isPackaged ? join(process.resourcesPath, 'native') : join(appRoot, 'native');
 
 const service = new WorkbenchService({
   mode: 'electron',

@@ -3,7 +3,7 @@
 // this class opens the database, migrates it and exposes the API the engine, CLI and workbench call.
 import fs from 'node:fs';
 import nodePath from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Agent, ClaimKey, Label, MemoryPool, MemoryTruth, ProvenanceEdge, Query } from '../../shared/domain';
 import type { EpisodeRecord } from '../../shared/episode';
 import { BundleRows } from './bundleRows';
@@ -15,6 +15,7 @@ import { type ClaimCoverage, MemoryReader, type SearchHit, type SearchOptions, t
 import { StoreTooNewError } from './errors';
 import { migrate } from './migrate';
 import { ProvenanceReader } from './provenance';
+import { openDatabase } from './sqlite';
 
 const IN_MEMORY = ':memory:';
 
@@ -44,7 +45,7 @@ export class Store {
   /** Opens (creating if needed) the database at `file`, or an in-memory one for ':memory:', and migrates it. */
   static open(file: string): Store {
     if (file !== IN_MEMORY && file !== '') fs.mkdirSync(nodePath.dirname(nodePath.resolve(file)), { recursive: true });
-    const db = new Database(file);
+    const db = openDatabase(file);
     try {
       if (file !== IN_MEMORY && file !== '') db.pragma('journal_mode = WAL');
       db.pragma('foreign_keys = ON');
