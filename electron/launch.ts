@@ -60,7 +60,9 @@ async function main(): Promise<void> {
   } else {
     process.stdout.write(`Electron cannot run here: ${electron.reason}; starting the workbench in web mode instead.\n`);
   }
-  const mode = await startWebMode();
+  // The page may use stores and bundles in the data folder and in the folder `npm start` was run from
+  // (npm sets INIT_CWD to it; the working folder is the package's).
+  const mode = await startWebMode({ allow: [process.env.INIT_CWD ?? process.cwd()] });
   process.stdout.write(`workbench (web mode) on ${mode.web.url}\n`);
   const stop = (): void => void mode.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

@@ -87,6 +87,10 @@ export const API = {
   ),
   evalRuns: call<EvalRunSummary[]>()(none, 'saved evaluation runs, newest first'),
   evalRun: call<EvalRunView>()(z.object({ id: z.number().int().positive() }).strict(), 'one evaluation run with its per-query results'),
+  deleteEvalRun: call<{ deleted: number }>()(
+    z.object({ id: z.number().int().positive() }).strict(),
+    'delete an evaluation run with its results and episodes (refused while it is still running)',
+  ),
   addLabel: call<{ id: number }>()(
     z
       .object({

@@ -41,6 +41,8 @@ export interface Session {
   recent: RecentStore[];
   /** Where the bundled demo store lives once created. */
   demoPath: string;
+  /** Web mode: the folders the server may use; store and bundle paths must lie inside them. Absent in Electron. */
+  granted?: string[];
 }
 
 /** One row of the query and episode browser. */
@@ -160,6 +162,8 @@ export interface EvalRunSummary {
   finished: boolean;
   /** Why the run stopped, when it failed (its results so far are kept). */
   failed?: string;
+  /** Why the run is closed unfinished: its process ended (was killed) before the end. Its results so far are kept. */
+  aborted?: string;
   methods: string[];
 }
 

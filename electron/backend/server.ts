@@ -51,7 +51,8 @@ export async function startWebServer(service: WorkbenchService, opts: { renderer
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const host = req.headers.host ?? '';
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return send(res, 403, { error: { message: `refused: unexpected Host "${host}"` } });
-    const url = new URL(req.url ?? '/', origin);
+    const url = parseUrl(req.url ?? '/', origin);
+    if (!url) return send(res, 400, { error: { message: 'bad request: the address is not a valid URL' } });
     if (url.pathname.startsWith('/api/')) {
       if (req.headers.origin !== undefined && req.headers.origin !== origin && req.headers.origin !== `http://localhost:${port}`) {
         return send(res, 403, { error: { message: `refused: requests from origin ${req.headers.origin} are not allowed` } });
@@ -59,7 +60,8 @@ export async function startWebServer(service: WorkbenchService, opts: { renderer
       const given = String(req.headers['x-workbench-token'] ?? url.searchParams.get('token') ?? '');
       if (!sameToken(given, token)) return send(res, 401, { error: { message: 'refused: missing or wrong session token' } });
       if (req.method !== 'POST') return send(res, 405, { error: { message: 'API calls are POST requests' } });
-      const name = decodeURIComponent(url.pathname.slice('/api/'.length));
+      const name = decodePath(url.pathname.slice('/api/'.length));
+      if (name === undefined) return send(res, 400, { error: { message: MALFORMED } });
       let body: unknown;
       try {
         body = await readJson(req);
@@ -75,7 +77,9 @@ export async function startWebServer(service: WorkbenchService, opts: { renderer
   }
 
   function serveStatic(pathname: string, res: ServerResponse): void {
-    const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+    const decoded = decodePath(pathname);
+    if (decoded === undefined) return void send(res, 400, { error: { message: MALFORMED } });
+    const rel = pathname === '/' ? 'index.html' : decoded.replace(/^\/+/, '');
     const file = normalize(join(rendererDir, rel));
     if (file !== rendererDir && !file.startsWith(rendererDir + sep)) return void send(res, 404, { error: { message: 'not found' } });
     let size: number;
@@ -108,6 +112,26 @@ export async function startWebServer(service: WorkbenchService, opts: { renderer
     url: `${origin}/?token=${token}`,
     close: () => new Promise<void>((ok) => server.close(() => ok())),
   };
+}
+
+const MALFORMED = 'bad request: the address holds a malformed percent-encoding (such as "%" not followed by two hex digits)';
+
+/** The request's URL; undefined when it cannot be parsed (a client error, not the server's). */
+function parseUrl(raw: string, base: string): URL | undefined {
+  try {
+    return new URL(raw, base);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A decoded path segment; undefined for a malformed percent-encoding ("%zz", "%e0%a4"), which decodeURIComponent throws on. */
+function decodePath(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function securityHeaders(): Record<string, string> {

@@ -1,7 +1,7 @@
 // The backend: one service object that both doors (Electron IPC and the web-mode HTTP endpoint) call.
 // Every argument arrives as `unknown` and is parsed against the contract before a handler sees it.
 
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, type Stats, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { type Api, ArgumentError, type CallName, type CallResult, type Envelope, isCallName, parseArgs } from '../../shared/contract';
@@ -11,7 +11,9 @@ import { HEURISTIC_PROVIDER } from '../engine/evidence/heuristic';
 import { DEFAULT_METHODS, METHODS, resolveMethods } from '../eval/methods';
 import { type EngineSetup, engineSetup, engineSetupWithModel, loadEngine } from '../runtime/setup';
 import { Store } from '../store/store';
+import { removeStaleModelTemps } from '../train/staleTemps';
 import { ANALYSIS_METHOD } from './analyse';
+import type { PathGrant } from './grant';
 import { JobManager, type WorkerEntry } from './jobs';
 import { labelQueue, labelStats } from './labels';
 import { ModelRegistry } from './models';
@@ -32,6 +34,11 @@ export interface ServiceOptions {
   trainingValidation?: string;
   /** The native file/folder picker (Electron); absent in web mode. */
   choosePath?: (args: { kind: 'file' | 'folder'; save?: boolean; title?: string }) => Promise<string | null>;
+  /**
+   * Web mode: the folders a client may name (store files, bundle folders). Absent in Electron, where the
+   * user picks paths in native dialogs and every path is theirs to choose.
+   */
+  grant?: PathGrant;
 }
 
 type Handlers = { [N in CallName]: (args: z.output<Api[N]['args']>) => Promise<CallResult<N>> | CallResult<N> };
@@ -53,6 +60,8 @@ export class WorkbenchService {
     this.recent = new RecentStores(this.dataDir);
     this.jobs = new JobManager(opts.worker);
     this.models = new ModelRegistry(this.dataDir, opts.modelsDir);
+    // A training killed before its rename left temporary model files; ours (this pid) are never touched.
+    for (const dir of [this.models.shippedDir, this.models.userDir]) removeStaleModelTemps(dir);
     this.engine = this.loadActiveEngine();
   }
 
@@ -87,8 +96,28 @@ export class WorkbenchService {
     }
   }
 
+  /** The recent stores; in web mode only those inside the granted folders (the others cannot be opened). */
   recentStores(): RecentStore[] {
-    return this.recent.list();
+    const grant = this.opts.grant;
+    const all = this.recent.list();
+    return grant ? all.filter((r) => grant.allows(r.path)) : all;
+  }
+
+  /**
+   * A store file a client named: in web mode inside the granted folders. In either mode an existing path
+   * must be a regular file: SQLite on a FIFO would wait forever, and a device is no store.
+   */
+  private storeFile(path: string): string {
+    if (this.opts.grant) return this.opts.grant.storeFile(path);
+    const abs = resolve(path);
+    let st: Stats | undefined;
+    try {
+      st = statSync(abs);
+    } catch {
+      return abs; // a new store (or an error Store.open reports with the path)
+    }
+    if (!st.isFile()) throw new Error(`${path} is not a regular file: a store is a file (choose or type a .sqlite file)`);
+    return abs;
   }
 
   /** Opens a store and makes it current (also used at start-up). */
@@ -187,15 +216,24 @@ export class WorkbenchService {
       mode: this.opts.mode,
       version: this.opts.version,
       store: this.store ? await this.info() : null,
-      recent: this.recent.list(),
+      recent: this.recentStores(),
       demoPath: this.demoPath,
+      ...(this.opts.grant ? { granted: [...this.opts.grant.folders] } : {}),
     }),
-    openStore: ({ path }) => this.open(path),
+    openStore: ({ path }) => this.open(this.storeFile(path)),
     openDemo: () => this.openDemo(),
-    startImport: ({ dir }) => this.startJob({ kind: 'import', storePath: this.current().path, dir: resolve(dir) }, 'importing'),
-    startExport: ({ dir }) => this.startJob({ kind: 'export', storePath: this.current().path, dir: resolve(dir) }, 'exporting'),
+    startImport: ({ dir }) => {
+      const grant = this.opts.grant;
+      // In web mode each bundle file is checked again as it is read: a link in the folder must not lead out.
+      const request = grant ? { dir: grant.bundleFolder(dir), within: [...grant.folders] } : { dir: resolve(dir) };
+      return this.startJob({ kind: 'import', storePath: this.current().path, ...request }, 'importing');
+    },
+    startExport: ({ dir }) => {
+      const target = this.opts.grant ? this.opts.grant.exportFolder(dir) : resolve(dir);
+      return this.startJob({ kind: 'export', storePath: this.current().path, dir: target }, 'exporting');
+    },
     startGenerateDemo: ({ seed, queries, path }) => {
-      const target = resolve(path);
+      const target = this.opts.grant ? this.opts.grant.newFile(path) : resolve(path);
       if (existsSync(target)) throw new Error(`${target} already exists: choose a new file for the generated store`);
       const openedBefore = this.store?.path ?? null;
       const job = this.jobs.start('demo', this.withEngine({ kind: 'demo', storePath: target, seed, queries }), 'generating a demo');
@@ -256,6 +294,10 @@ export class WorkbenchService {
         results,
       };
     },
+    deleteEvalRun: ({ id }) => {
+      this.current().deleteEvalRun(id); // refuses a run still being written
+      return { deleted: id };
+    },
     addLabel: (label) => ({ id: this.current().addLabel({ ...label, time: new Date().toISOString() }) }),
     labels: () => this.current().labels(),
     removeLabel: ({ id }) => {
@@ -288,14 +330,19 @@ export class WorkbenchService {
   };
 }
 
-/** A saved run's summary is its report, a failure record ({ failed }), or null while it runs. */
+/**
+ * A saved run's summary is its report, a failure record ({ failed }), an abort record ({ aborted }: its
+ * process died before the end, see store/evalRuns.ts), or null while it runs.
+ */
 function isReport(summary: unknown): summary is EvalReportView {
   return typeof summary === 'object' && summary !== null && 'methods' in summary;
 }
 
-function runState(summary: unknown): { finished: boolean; failed?: string } {
-  const failed = (summary as { failed?: unknown } | null)?.failed;
-  return typeof failed === 'string' ? { finished: true, failed } : { finished: summary !== null };
+function runState(summary: unknown): { finished: boolean; failed?: string; aborted?: string } {
+  const { failed, aborted } = (summary ?? {}) as { failed?: unknown; aborted?: unknown };
+  if (typeof failed === 'string') return { finished: true, failed };
+  if (typeof aborted === 'string') return { finished: true, aborted };
+  return { finished: summary !== null };
 }
 
 function methodsOf(config: unknown): string[] {

@@ -9,7 +9,7 @@ interface JobBase {
 }
 
 export type JobRequest =
-  | (JobBase & { kind: 'import'; dir: string })
+  | (JobBase & { kind: 'import'; dir: string; /** Web mode: the granted folders every bundle file must lie in. */ within?: string[] })
   | (JobBase & { kind: 'export'; dir: string })
   | (JobBase & { kind: 'analyse'; all?: boolean })
   | (JobBase & { kind: 'eval'; methods: string[]; label: string })

@@ -29,7 +29,7 @@ async function run(req: JobRequest): Promise<unknown> {
   try {
     switch (req.kind) {
       case 'import': {
-        const summary = importBundle(store, req.dir, { onProgress: progress('importing') });
+        const summary = importBundle(store, req.dir, { onProgress: progress('importing'), limits: { within: req.within } });
         const analysed = await analyseStore(store, setup, progress('analysing'));
         return { ...summary, analysed };
       }

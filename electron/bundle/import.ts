@@ -5,6 +5,7 @@ import type { MemoryRecord } from '../store/bundleRows';
 import type { Store } from '../store/store';
 import { ErrorCollector } from './errors';
 import { readJsonl } from './jsonl';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './readFile';
 import { parseAgents, parseEdges, parseLabels, parseMemories, parseQueries } from './rows';
 import { validateBundle } from './validate';
 
@@ -22,6 +23,8 @@ export interface ImportOptions {
    * check (`eval --metadata shuffled`). Default 'keep'.
    */
   metadata?: 'keep' | 'shuffled';
+  /** Size limits per file and per line (default DEFAULT_READ_LIMITS), and in web mode the granted folders. */
+  limits?: Partial<ReadLimits>;
 }
 
 export interface ImportSummary {
@@ -56,12 +59,14 @@ const progressStep = (total: number) => Math.max(1, Math.min(1000, Math.ceil(tot
 /** Imports the bundle in `dir` into `store`; throws BundleImportError (and writes nothing) if anything is wrong. */
 export function importBundle(store: Store, dir: string, opts: ImportOptions = {}): ImportSummary {
   const errors = new ErrorCollector(dir);
+  const limits: ReadLimits = { ...DEFAULT_READ_LIMITS, ...opts.limits };
+  const read = (file: string, required = false) => readJsonl(dir, file, required, errors, limits);
   const parsed = {
-    agents: parseAgents(readJsonl(dir, 'agents.jsonl', false, errors), errors),
-    memories: parseMemories(readJsonl(dir, 'memories.jsonl', true, errors), errors),
-    edges: parseEdges(readJsonl(dir, 'provenance.jsonl', false, errors), errors),
-    queries: parseQueries(readJsonl(dir, 'queries.jsonl', false, errors), errors),
-    labels: parseLabels(readJsonl(dir, 'labels.jsonl', false, errors), errors),
+    agents: parseAgents(read('agents.jsonl'), errors),
+    memories: parseMemories(read('memories.jsonl', true), errors),
+    edges: parseEdges(read('provenance.jsonl'), errors),
+    queries: parseQueries(read('queries.jsonl'), errors),
+    labels: parseLabels(read('labels.jsonl'), errors),
   };
   if (opts.claims === 'none') for (const row of parsed.memories.rows) delete row.record.claims;
   if (opts.metadata === 'shuffled') shuffleMetadata(parsed.memories.rows.map((r) => r.record));

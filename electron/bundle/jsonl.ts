@@ -1,7 +1,9 @@
 // Reading and writing JSON Lines: UTF-8, one JSON object per line, blank lines ignored (BUNDLE.md).
-import fs from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import type { ErrorCollector } from './errors';
+import { describeFound } from './schemas';
+import { DEFAULT_READ_LIMITS, formatSize, type ReadLimits, readRegularFile } from './readFile';
 
 export interface JsonLine {
   /** 1-based line number in the file. */
@@ -15,68 +17,83 @@ export interface JsonFile {
   complete: boolean;
 }
 
-/** Decodes strictly (invalid UTF-8 is an error, not U+FFFD); names the first line that does not decode. */
-function decodeUtf8(file: string, bytes: Buffer, errors: ErrorCollector): string | undefined {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes); // a leading BOM is dropped
-  } catch {
-    const lines = bytes.toString('latin1').split('\n');
-    let offset = 0;
-    for (let i = 0; i < lines.length; i++) {
-      const length = lines[i]!.length;
-      try {
-        new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(offset, offset + length));
-      } catch {
-        errors.add(file, i + 1, undefined, 'the line is not valid UTF-8');
-        return undefined;
-      }
-      offset += length + 1;
-    }
-    errors.add(file, undefined, undefined, 'the file is not valid UTF-8');
-    return undefined;
+/** The byte ranges of the file's lines ([start, end), without the newline), 1-based line numbers in order. */
+function* lineRanges(bytes: Buffer): Generator<{ line: number; start: number; end: number }> {
+  // A leading UTF-8 byte order mark is not part of the first line.
+  let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  for (let line = 1; start <= bytes.length; line++) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline < 0 ? bytes.length : newline;
+    yield { line, start, end };
+    start = end + 1;
   }
 }
 
 /**
- * The objects in `dir/file`; undefined when an optional file is absent. A missing required file, an
- * unreadable file and lines that are not JSON objects are reported to `errors` (and make it incomplete).
+ * Invalid UTF-8 is an error, not U+FFFD. The whole file is checked at once (fast); only when it fails are
+ * the lines checked one by one, to name the first bad one.
  */
-export function readJsonl(dir: string, file: string, required: boolean, errors: ErrorCollector): JsonFile | undefined {
-  const unreadable: JsonFile = { lines: [], complete: false };
-  const full = path.join(dir, file);
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(full);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      if (!required) return undefined;
-      errors.add(file, undefined, undefined, `the file is missing (required; looked in ${dir})`);
-      return unreadable;
+function checkUtf8(file: string, bytes: Buffer, errors: ErrorCollector): boolean {
+  if (isUtf8(bytes)) return true;
+  for (const { line, start, end } of lineRanges(bytes)) {
+    if (!isUtf8(bytes.subarray(start, end))) {
+      errors.add(file, line, undefined, 'the line is not valid UTF-8');
+      return false;
     }
-    errors.add(file, undefined, undefined, `cannot read the file: ${(err as Error).message}`);
+  }
+  errors.add(file, undefined, undefined, 'the file is not valid UTF-8');
+  return false;
+}
+
+/**
+ * The objects in `dir/file`; undefined when an optional file is absent. A missing required file, a file
+ * that is not a regular one or is over the size limit, and lines that are too long or not JSON objects are
+ * reported to `errors` (and make the file incomplete).
+ */
+export function readJsonl(
+  dir: string,
+  file: string,
+  required: boolean,
+  errors: ErrorCollector,
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+): JsonFile | undefined {
+  const unreadable: JsonFile = { lines: [], complete: false };
+  const read = readRegularFile(path.join(dir, file), limits);
+  if ('missing' in read) {
+    if (!required) return undefined;
+    errors.add(file, undefined, undefined, `the file is missing (required; looked in ${dir})`);
     return unreadable;
   }
-  const text = decodeUtf8(file, bytes, errors);
-  if (text === undefined) return unreadable;
+  if ('refused' in read) {
+    errors.add(file, undefined, undefined, read.refused);
+    return unreadable;
+  }
+  const bytes = read.bytes;
+  if (!checkUtf8(file, bytes, errors)) return unreadable;
   const out: JsonFile = { lines: [], complete: true };
-  text.split('\n').forEach((raw, i) => {
-    if (raw.trim() === '') return;
+  for (const { line, start, end } of lineRanges(bytes)) {
+    if (end - start > limits.maxLineBytes) {
+      errors.add(file, line, undefined, `the line is ${formatSize(end - start)}, over the limit of ${formatSize(limits.maxLineBytes)} per line (raise it with --max-line-kb)`);
+      out.complete = false;
+      continue;
+    }
+    const raw = bytes.toString('utf8', start, end);
+    if (raw.trim() === '') continue;
     let value: unknown;
     try {
       value = JSON.parse(raw); // tolerates a trailing \r (CRLF files)
     } catch (err) {
-      errors.add(file, i + 1, undefined, `bad JSON: ${(err as Error).message}`);
+      errors.add(file, line, undefined, `bad JSON: ${(err as Error).message}`);
       out.complete = false;
-      return;
+      continue;
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      errors.add(file, i + 1, undefined, `expected a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
+      errors.add(file, line, undefined, `expected a JSON object, ${describeFound(value)}`); // short: a line may be 1 MB
       out.complete = false;
-      return;
+      continue;
     }
-    out.lines.push({ line: i + 1, value: value as Record<string, unknown> });
-  });
+    out.lines.push({ line, value: value as Record<string, unknown> });
+  }
   return out;
 }
 

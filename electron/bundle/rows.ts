@@ -6,6 +6,7 @@ import type { AgentRecord, EdgeRecord, Extra, LabelRecord, MemoryRecord, QueryRe
 import type { ErrorCollector } from './errors';
 import type { JsonFile } from './jsonl';
 import { FIELDS, agentSchema, edgeSchema, fieldPath, labelSchema, memorySchema, querySchema } from './schemas';
+import { shapeIssues } from './shape';
 
 export interface Parsed<R> {
   line: number;
@@ -24,6 +25,9 @@ export interface ParsedFile<R> {
 }
 
 type Raw = Record<string, unknown>;
+
+/** The field an issue names; none when it is about the line as a whole (e.g. a top-level field name). */
+const fieldOf = (path: ReadonlyArray<PropertyKey>): string | undefined => (path.length === 0 ? undefined : fieldPath(path));
 
 /** The raw object's unknown fields; Object.fromEntries defines keys as own data (even "__proto__"). */
 function extraOf(raw: Raw, known: readonly string[]): Extra | undefined {
@@ -49,9 +53,11 @@ function parseFile<R>(
 ): ParsedFile<R> {
   const out: ParsedFile<R> = { rows: [], failedIds: new Set(), complete: input?.complete ?? true };
   for (const { line, value } of input?.lines ?? []) {
-    const result = schema.safeParse(value);
-    if (!result.success) {
-      for (const issue of result.error.issues) errors.add(file, line, fieldPath(issue.path), issue.message);
+    // The shape first: the schema (and everything after it) may then assume shallow, well-formed text.
+    const shape = shapeIssues(value);
+    const result = shape.length > 0 ? undefined : schema.safeParse(value);
+    if (!result?.success) {
+      for (const issue of result?.error.issues ?? shape) errors.add(file, line, fieldOf(issue.path), issue.message);
       const id = idField === undefined ? undefined : value[idField];
       if (typeof id === 'string') out.failedIds.add(id);
       else if (idField !== undefined) out.complete = false;

@@ -10,7 +10,7 @@ import { BundleRows } from './bundleRows';
 import { Catalog, type StoreCounts, type StoredLabel } from './catalog';
 import { ContentDigest } from './digest';
 import { EpisodeStore, type EpisodeFilter, type EpisodeSummary } from './episodes';
-import { EvalRunStore, type EvalResultRow, type EvalRun } from './evalRuns';
+import { closeAbandonedRuns, EvalRunStore, type EvalResultRow, type EvalRun } from './evalRuns';
 import { type ClaimCoverage, MemoryReader, type SearchHit, type SearchOptions, type StoredMemory } from './memories';
 import { StoreTooNewError } from './errors';
 import { migrate } from './migrate';
@@ -51,6 +51,7 @@ export class Store {
       db.pragma('foreign_keys = ON');
       db.pragma('synchronous = NORMAL');
       migrate(db, file);
+      closeAbandonedRuns(db); // a killed `cama eval --store` left its run open: it is aborted now
       return new Store(db, file);
     } catch (err) {
       db.close();
@@ -196,6 +197,11 @@ export class Store {
 
   evalResults(runId: number): EvalResultRow[] {
     return this.evalRuns.results(runId);
+  }
+
+  /** Deletes a run, its results and its episodes; refuses one still running. */
+  deleteEvalRun(runId: number): void {
+    this.evalRuns.delete(runId);
   }
 
   // --- integrity ------------------------------------------------------------------------------------

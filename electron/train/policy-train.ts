@@ -7,13 +7,14 @@
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { Random } from '../common/random';
 import { heuristicPolicy } from '../engine/policy';
 import { initialSlice } from '../engine/retrieve';
 import { evaluate, type MethodMetrics } from '../eval/harness';
 import { resolveMethods } from '../eval/methods';
 import { type AtomicHooks, replaceModelAtomically } from '../model/atomic';
+import { removeStaleModelTemps } from './staleTemps';
 import { memoized } from '../model/memo';
 import { OPSET } from '../model/onnx-export';
 import type { OnnxEvidenceModel } from '../model/onnx-model';
@@ -142,6 +143,7 @@ export async function trainPolicy(options: PolicyTrainOptions, onProgress: (e: P
   if (!Number.isInteger(hp.episodesPerUpdate) || hp.episodesPerUpdate < 1) throw new RangeError(`train-policy: episodes per update must be an integer ≥ 1`);
   const out = resolve(options.out);
   if (!out.toLowerCase().endsWith('.onnx')) throw new Error(`train-policy: --out must name a .onnx file, got ${options.out}`);
+  removeStaleModelTemps(dirname(out)); // a training killed before its rename left its temp files here
   const name = options.name ?? modelNameOf(out);
   const hyper: PolicyHyper = { ...DEFAULT_POLICY_HYPER, ...options.hyper };
   await useCpuBackend();

@@ -5,7 +5,7 @@
 // validation metrics measured with them, and the model and its card written atomically.
 
 import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { engineConfig } from '../engine/config';
 import { heuristicPolicy } from '../engine/policy';
 import { calibrate, GRID } from '../eval/calibrate';
@@ -13,6 +13,7 @@ import { evaluate, type MethodMetrics } from '../eval/harness';
 import { resolveMethods } from '../eval/methods';
 import type { AtomicHooks } from '../model/atomic';
 import { replaceModelAtomically } from '../model/atomic';
+import { removeStaleModelTemps } from './staleTemps';
 import type { ModelCard } from '../model/card';
 import { memoized } from '../model/memo';
 import { exportOnnx, OPSET } from '../model/onnx-export';
@@ -140,6 +141,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
   if (!(hp.mu >= 0)) throw new RangeError(`train: μ must be ≥ 0, got ${hp.mu}`);
   const out = resolve(options.out);
   if (!out.toLowerCase().endsWith('.onnx')) throw new Error(`train: --out must name a .onnx file, got ${options.out}`);
+  removeStaleModelTemps(dirname(out)); // a training killed before its rename left its temp files here
   const name = options.name ?? modelNameOf(out);
   const stepCost = options.stepCost ?? TRAIN_DEFAULTS.stepCost;
   const hyper: Hyper = { ...DEFAULT_HYPER, ...options.hyper };

@@ -7,11 +7,12 @@ import { Loading } from '../common/controls';
 import { ErrorBox } from '../common/ErrorBox';
 import { when } from '../common/format';
 import { useFetch } from '../common/useFetch';
+import { DeleteRun } from './DeleteRun';
 import { MetricsChart } from './MetricsChart';
 import { MetricsTable } from './MetricsTable';
 import { QueryResults } from './QueryResults';
 
-export function RunDetail({ id, queries }: { id: number; queries: QueryRow[] | undefined }) {
+export function RunDetail({ id, queries, onDeleted }: { id: number; queries: QueryRow[] | undefined; onDeleted: (id: number) => void }) {
   const revision = useSession((s) => s.revision);
   const fetched = useFetch(`evalRun:${id}:${revision}`, () => api.evalRun({ id }));
   const run = fetched.data?.id === id ? fetched.data : undefined;
@@ -28,6 +29,7 @@ export function RunDetail({ id, queries }: { id: number; queries: QueryRow[] | u
           {when(run.createdAt)} · {report ? `${report.n_queries} queries` : 'no report'}
           {report && report.tags_derived > 0 && ` · D_minor / D_rec derived for ${report.tags_derived} untagged queries`}
         </span>
+        <DeleteRun key={run.id} id={run.id} onDeleted={onDeleted} />
       </header>
       {report ? (
         <>
@@ -40,7 +42,10 @@ export function RunDetail({ id, queries }: { id: number; queries: QueryRow[] | u
           </section>
         </>
       ) : (
-        <ErrorBox title="This run did not finish" error="It has no report: the evaluation stopped before the end. Its partial per-query results are below." />
+        <ErrorBox
+          title={run.aborted !== undefined ? 'This run was aborted' : 'This run did not finish'}
+          error={`${run.aborted ?? run.failed ?? (run.finished ? '' : 'It is still running, or its process was stopped.')}\nIt has no report: the evaluation stopped before the end. Its partial per-query results are below.`.trim()}
+        />
       )}
       <section className="panel">
         <h2 className="panel-title">Per-query results</h2>

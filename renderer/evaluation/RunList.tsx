@@ -24,6 +24,11 @@ export function RunList({ runs, selected }: { runs: EvalRunSummary[]; selected: 
                     failed
                   </Badge>
                 )}
+                {r.aborted !== undefined && (
+                  <Badge tone="bad" title={r.aborted}>
+                    aborted
+                  </Badge>
+                )}
                 <span className="run-meta muted">
                   {r.bundle} · {r.methods.length} method{r.methods.length === 1 ? '' : 's'}
                 </span>

@@ -9,6 +9,7 @@ import { Button } from '../common/controls';
 import { count } from '../common/format';
 import { isRunning, runJob, useJob } from '../common/jobs';
 import { JobPanel } from '../common/ProgressBar';
+import { GrantNote } from './GrantNote';
 
 interface ImportResult {
   memories?: number;
@@ -62,6 +63,7 @@ export function ImportPanel({ hasStore, web }: { hasStore: boolean; web: boolean
       <p className="hint">
         {hasStore ? 'Into the open store, in one transaction: a bundle with errors writes nothing.' : 'Open a store first.'}
         {web && ' Web mode: the folder is on the server machine.'}
+        <GrantNote />
       </p>
       <JobPanel kind="import" failureTitle="Import failed" />
       {summary && <p className="ok-line">{summary}</p>}
@@ -101,6 +103,7 @@ export function ExportPanel({ hasStore, web }: { hasStore: boolean; web: boolean
       </form>
       <p className="hint">
         Written atomically (a temporary folder renamed into place).{web && ' Web mode: the folder is on the server machine.'}
+        <GrantNote />
       </p>
       <JobPanel kind="export" failureTitle="Export failed" />
       {written && (

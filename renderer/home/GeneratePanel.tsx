@@ -7,6 +7,7 @@ import { useSession } from '../app/session';
 import { Button } from '../common/controls';
 import { isRunning, runJob, useJob } from '../common/jobs';
 import { JobPanel } from '../common/ProgressBar';
+import { GrantNote } from './GrantNote';
 
 /** The folder of a path, keeping the separator style it uses (the renderer has no path module). */
 function folderOf(path: string): string {
@@ -60,6 +61,7 @@ export function GeneratePanel({ web }: { web: boolean }) {
       <p className="hint">
         5 to 2,000 queries; the file must not exist yet. The new store opens when it is ready.
         {web && ' Web mode: the file is written on the server machine.'}
+        <GrantNote />
       </p>
       <JobPanel kind="demo" failureTitle="Generating the demo failed" />
     </section>

@@ -9,6 +9,7 @@ import { Button } from '../common/controls';
 import { ErrorBox } from '../common/ErrorBox';
 import { when } from '../common/format';
 import { useAction } from '../common/useAction';
+import { GrantNote } from './GrantNote';
 
 /** Opens with `call`, then refreshes the session (the store, the recent list, the revision). */
 function useOpen() {
@@ -68,6 +69,7 @@ export function OpenPanel({ web }: { web: boolean }) {
       <p className="hint">
         A path that does not exist yet creates an empty store there.
         {web && ' Web mode: paths are on the machine that runs the server, not on this browser’s machine.'}
+        <GrantNote />
       </p>
       <ErrorBox title="Could not open the store" error={opener.error} onDismiss={opener.reset} />
     </section>

@@ -78,6 +78,15 @@ describe('web mode door', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('answers 400, not 500, to a malformed percent-encoding in the address', async () => {
+    const host = { host: `127.0.0.1:${web.port}` };
+    expect(await raw('/api/session%zz', { ...host, 'x-workbench-token': web.token })).toBe(400);
+    expect(await raw('/assets/%E0%A4%A', host, 'GET')).toBe(400);
+    expect(await raw('/%', host, 'GET')).toBe(400);
+    // A well-formed one still reaches its file.
+    expect(await raw('/assets/%61pp.js', host, 'GET')).toBe(200);
+  });
+
   it('serves the renderer with a strict CSP and never a file outside its folder', async () => {
     const page = await fetch(`http://127.0.0.1:${web.port}/`);
     expect(page.status).toBe(200);

@@ -100,3 +100,39 @@ describe('cama export', () => {
     expect(fs.readdirSync(target)).toEqual(['notes.txt']);
   });
 });
+
+describe('bundle size limits on the command line', () => {
+  const LONG = 1_150_000; // characters: a line of about 1.1 MB
+  /** `good` plus one memory whose line is a little over 1 MB (the default per-line limit). */
+  function withLongLine(): { dir: string; line: number } {
+    const dir = path.join(tempDir(), 'long');
+    fs.cpSync(good, dir, { recursive: true });
+    const file = path.join(dir, 'memories.jsonl');
+    const line = lineCount(file) + 1;
+    fs.appendFileSync(file, `${JSON.stringify({ id: 'long-1', agent: 'long-agent', text: 'x'.repeat(LONG) })}\n`);
+    return { dir, line };
+  }
+
+  it('a line over 1 MB is refused naming it, and --max-line-kb raises the limit', () => {
+    const { dir, line } = withLongLine();
+    const store = path.join(tempDir(), 'store.db');
+    const r = cama('import', '--store', store, '--bundle', dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`memories.jsonl:${line}: the line is 1.1 MB, over the limit of 1 MB per line (raise it with --max-line-kb)`);
+    expect(fs.existsSync(store)).toBe(false);
+    ok(cama('import', '--store', store, '--bundle', dir, '--max-line-kb', '2048'));
+    expect(withStore(store, (s) => s.memory('long-1')?.text.length)).toBe(LONG);
+  });
+
+  it('--max-file-mb lowers or raises the per-file limit, for import and eval alike', () => {
+    const store = path.join(tempDir(), 'store.db');
+    const size = fs.statSync(path.join(good, 'memories.jsonl')).size;
+    const r = cama('import', '--store', store, '--bundle', good, '--max-file-mb', '0.01');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`memories.jsonl: it is ${Number((size / 1024).toFixed(1))} KB, over the limit of 10.2 KB per bundle file (raise it with --max-file-mb)`);
+    const e = cama('eval', '--bundle', good, '--methods', 'majority_vote', '--json', '--max-file-mb', '0.01');
+    expect(e.status).toBe(1);
+    expect(e.stderr).toContain('memories.jsonl: it is');
+    expect(cama('import', '--store', store, '--bundle', good, '--max-file-mb', '0').stderr).toContain('--max-file-mb: invalid value "0"');
+  });
+});

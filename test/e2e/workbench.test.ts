@@ -113,4 +113,14 @@ describe('the workbench in a browser', () => {
     for (const method of ['majority_vote', 'provenance_root', 'cama']) expect(text).toContain(method);
     await wb.shot('evaluation');
   });
+
+  it('deletes a saved run from its page, after asking', async () => {
+    const before = await wb.api('evalRuns');
+    const id = before[0]?.id as number;
+    await wb.page.goto(`${wb.web.url}#/eval/${id}`);
+    await wb.page.getByTestId('eval-run-delete').click();
+    await wb.page.getByTestId('eval-run-delete-confirm').click();
+    await expect.poll(() => wb.page.getByTestId('eval-run-item').count(), { timeout: 15_000 }).toBe(before.length - 1);
+    expect((await wb.api('evalRuns')).map((r) => r.id)).not.toContain(id);
+  });
 });

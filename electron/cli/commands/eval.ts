@@ -6,13 +6,14 @@ import { ablationMethod, DEFAULT_METHODS, resolveMethods } from '../../eval/meth
 import { GROUPS } from '../../model/featurizer';
 import { type EvalReport, evaluate } from '../../eval/harness';
 import { evaluateAndSave } from '../../eval/persist';
+import { type ReadLimitFlags, readLimitsOf, withReadLimitOptions } from '../options';
 import { progressBar } from '../progress';
 import { fixed, formatTable } from '../table';
 import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP } from './engine';
 import { openData } from './open';
 
 export function evalCommand(): Command {
-  return new Command('eval')
+  const command = new Command('eval')
     .description('evaluate methods on a bundle: accuracy, CMR, RS, IEG, ERR (paper Eq. 18-21), cost, factor diagnostics')
     .option('--bundle <dir>', 'the bundle to score (imported into a scratch store, or into --store)')
     .option('--store <file>', 'a store file: score its queries, and save the run, its results and its episodes there')
@@ -22,8 +23,9 @@ export function evalCommand(): Command {
     .option('--claims <mode>', 'keep: score the bundle as it is; none: import every memory without its structured claims, so that hypotheses, support and votes come from text alone', 'keep')
     .option('--metadata <mode>', 'keep, or shuffled: deal every memory the kind / observed / source_type of another (a seeded permutation), so metadata says nothing', 'keep')
     .option('--ablate <groups>', `also score cama with each input group of the model zeroed at inference (${GROUPS.join(', ')}), and print each group's drop`)
-    .option('--json', 'print one JSON object and nothing else on stdout')
-    .action(async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; claims: string; metadata: string; ablate?: string; json?: boolean }) => {
+    .option('--json', 'print one JSON object and nothing else on stdout');
+  return withReadLimitOptions(command).action(
+    async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; claims: string; metadata: string; ablate?: string; json?: boolean } & ReadLimitFlags) => {
       if (opts.claims !== 'keep' && opts.claims !== 'none') throw new Error(`--claims must be keep or none, got "${opts.claims}"`);
       if (opts.metadata !== 'keep' && opts.metadata !== 'shuffled') throw new Error(`--metadata must be keep or shuffled, got "${opts.metadata}"`);
       if ((opts.claims === 'none' || opts.metadata === 'shuffled') && (opts.store !== undefined || opts.bundle === undefined)) {
@@ -35,7 +37,7 @@ export function evalCommand(): Command {
       if (ablate.length > 0 && !methods.some((m) => m.name === 'cama')) methods.unshift(...resolveMethods(['cama']));
       methods.push(...ablate.map(ablationMethod));
       const setup = await loadEngineSetup(opts.engineConfig, opts.model);
-      const { store, label } = openData({ ...opts, claims: opts.claims, metadata: opts.metadata });
+      const { store, label } = openData({ ...opts, claims: opts.claims, metadata: opts.metadata, limits: readLimitsOf(opts) });
       const bar = progressBar('eval');
       try {
         const run = { bundle: label, methods, context: setup, onProgress: (d: number, t: number) => bar.update(d, t) };
@@ -48,7 +50,8 @@ export function evalCommand(): Command {
         bar.stop();
         store.close();
       }
-    });
+    },
+  );
 }
 
 export function renderReport(report: EvalReport): string {

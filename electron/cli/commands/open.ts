@@ -3,6 +3,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { type ImportOptions, importBundle } from '../../bundle/import';
+import type { ReadLimits } from '../../bundle/readFile';
 import { Store } from '../../store/store';
 import { progressBar } from '../progress';
 
@@ -12,7 +13,16 @@ export interface Opened {
   label: string;
 }
 
-export function openData(opts: { bundle?: string; store?: string; claims?: 'keep' | 'none'; metadata?: 'keep' | 'shuffled' }): Opened {
+export interface DataOptions {
+  bundle?: string;
+  store?: string;
+  claims?: 'keep' | 'none';
+  metadata?: 'keep' | 'shuffled';
+  /** Bundle read limits (--max-file-mb, --max-line-kb). */
+  limits?: Partial<ReadLimits>;
+}
+
+export function openData(opts: DataOptions): Opened {
   if (opts.bundle && opts.store) {
     // Import the bundle into the named store, then work there (results and episodes persist).
     const store = openStoreForImport(resolve(opts.store));
@@ -23,12 +33,12 @@ export function openData(opts: { bundle?: string; store?: string; claims?: 'keep
         `${opts.store} already holds ${held} memories: run with --store alone to score what it holds, or give a new --store file for this bundle`,
       );
     }
-    loadBundle(store, opts.bundle, () => store.discardIfNew());
+    loadBundle(store, opts.bundle, () => store.discardIfNew(), { limits: opts.limits });
     return { store, label: basename(resolve(opts.bundle)) };
   }
   if (opts.bundle) {
     const store = Store.open(':memory:');
-    loadBundle(store, opts.bundle, () => store.close(), { claims: opts.claims, metadata: opts.metadata });
+    loadBundle(store, opts.bundle, () => store.close(), { claims: opts.claims, metadata: opts.metadata, limits: opts.limits });
     return { store, label: basename(resolve(opts.bundle)) };
   }
   if (opts.store) {
@@ -53,7 +63,7 @@ export function openStoreForImport(path: string): Store & { discardIfNew(): void
 }
 
 /** Imports `dir`; on failure runs `onFailure` (close, or discard a store created for it) and rethrows. */
-function loadBundle(store: Store, dir: string, onFailure: () => void, how: Pick<ImportOptions, 'claims' | 'metadata'> = {}): void {
+function loadBundle(store: Store, dir: string, onFailure: () => void, how: Pick<ImportOptions, 'claims' | 'metadata' | 'limits'> = {}): void {
   const bar = progressBar('import');
   try {
     importBundle(store, resolve(dir), { onProgress: (d, t) => bar.update(d, t), ...how });

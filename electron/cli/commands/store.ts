@@ -5,29 +5,30 @@ import { Command } from 'commander';
 import { exportBundle } from '../../bundle/export';
 import { importBundle } from '../../bundle/import';
 import { Store } from '../../store/store';
+import { type ReadLimitFlags, readLimitsOf, withReadLimitOptions } from '../options';
 import { progressBar } from '../progress';
 import { openStoreForImport } from './open';
 
 export function importCommand(): Command {
-  return new Command('import')
+  const command = new Command('import')
     .description('import a bundle into a store file (one transaction: a bad bundle changes nothing)')
     .requiredOption('--store <file>', 'the SQLite store (created if missing)')
-    .requiredOption('--bundle <dir>', 'the bundle folder')
-    .action((opts: { store: string; bundle: string }) => {
-      const store = openStoreForImport(resolve(opts.store));
-      const bar = progressBar('import');
-      try {
-        const summary = importBundle(store, resolve(opts.bundle), { onProgress: (d, t) => bar.update(d, t) });
-        bar.stop();
-        store.close();
-        process.stdout.write(`imported into ${opts.store}: ${JSON.stringify(summary)}\n`);
-      } catch (err) {
-        store.discardIfNew(); // a refused bundle leaves no empty store file behind
-        throw err;
-      } finally {
-        bar.stop();
-      }
-    });
+    .requiredOption('--bundle <dir>', 'the bundle folder');
+  return withReadLimitOptions(command).action((opts: { store: string; bundle: string } & ReadLimitFlags) => {
+    const store = openStoreForImport(resolve(opts.store));
+    const bar = progressBar('import');
+    try {
+      const summary = importBundle(store, resolve(opts.bundle), { onProgress: (d, t) => bar.update(d, t), limits: readLimitsOf(opts) });
+      bar.stop();
+      store.close();
+      process.stdout.write(`imported into ${opts.store}: ${JSON.stringify(summary)}\n`);
+    } catch (err) {
+      store.discardIfNew(); // a refused bundle leaves no empty store file behind
+      throw err;
+    } finally {
+      bar.stop();
+    }
+  });
 }
 
 export function exportCommand(): Command {

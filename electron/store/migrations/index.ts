@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import { initial } from './001-initial';
 import { claimsNoCase } from './002-claims-nocase';
+import { evalRunOwner } from './003-eval-run-owner';
 
 export interface Migration {
   /** The user_version the database has once this migration ran; 1, 2, 3, ... without gaps. */
@@ -10,4 +11,4 @@ export interface Migration {
   up(db: Database.Database): void;
 }
 
-export const migrations: readonly Migration[] = [initial, claimsNoCase];
+export const migrations: readonly Migration[] = [initial, claimsNoCase, evalRunOwner];
