@@ -2,12 +2,28 @@
 // τ_N, τ_H on the validation data and write the model and its card atomically. Progress (loss and
 // validation metrics per epoch) goes to stderr; the summary to stdout.
 
-import { Command } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { formatFixed, numberOption } from '../options';
 import { phasedBar } from '../progress';
+import { type FeatureGroup, GROUPS } from '../../model/featurizer';
 import { type TrainEvent, train, TRAIN_DEFAULTS } from '../../train/trainer';
 
+/** `kind=0.25,metadata=0.25`: each input group and the probability of hiding it from an example at a step. */
+function groupDropoutOption(value: string): Partial<Record<FeatureGroup, number>> {
+  const out: Partial<Record<FeatureGroup, number>> = {};
+  if (value.trim() === '' || value.trim() === 'none') return out;
+  for (const part of value.split(',')) {
+    const [name, p] = part.split('=').map((s) => s.trim());
+    if (!GROUPS.includes(name as FeatureGroup)) throw new InvalidArgumentError(`"${name}" is not an input group (${GROUPS.join(', ')})`);
+    const x = Number(p);
+    if (p === undefined || p === '' || !Number.isFinite(x) || x < 0 || x >= 1) throw new InvalidArgumentError(`"${part}": expected GROUP=P with 0 ≤ P < 1`);
+    out[name as FeatureGroup] = x;
+  }
+  return out;
+}
 
+const formatGroupDropout = (d: Partial<Record<FeatureGroup, number>>): string =>
+  Object.entries(d).map(([g, p]) => `${g}=${p}`).join(',') || 'none';
 
 /** A progress bar on stderr with loss and validation metrics; one line per epoch when stderr is not a terminal. */
 function trainProgress(): { onEvent: (e: TrainEvent) => void; stop: () => void } {
@@ -75,6 +91,11 @@ export function trainCommand(): Command {
     .option('--lambda-a <λ>', 'λ_a: weight of the affinity\'s cross-entropy against ground-truth factors, where the data has them (L_a)', numberOption('λ_a', (x) => x >= 0), TRAIN_DEFAULTS.lambdaA)
     .option('--lambda-k <λ>', 'λ_κ: weight of the assignment-confidence term, 1 − κ_i on evidence rows (L_κ)', numberOption('λ_κ', (x) => x >= 0), TRAIN_DEFAULTS.lambdaK)
     .option('--text-dropout <p>', 'probability of hiding an example\'s hashed memory texts at a step, so the model cannot lean on memorised wording', numberOption('text dropout', (x) => x >= 0 && x < 1), TRAIN_DEFAULTS.textDropout)
+    .addOption(
+      new Option('--group-dropout <spec>', 'input groups hidden whole from an example at a step, GROUP=P joined by commas (or none), so the model cannot rest on any one of them')
+        .argParser(groupDropoutOption)
+        .default(TRAIN_DEFAULTS.groupDropout, formatGroupDropout(TRAIN_DEFAULTS.groupDropout)),
+    )
     .option('--lambda-c <λ>', 'λ_c: weight of the consistency term: a slice and the same slice with its corr copies appended should group their shared members and decide alike', numberOption('λ_c', (x) => x >= 0), TRAIN_DEFAULTS.lambdaC)
     .option('--l2 <λ>', 'λ of an L2 penalty on the weight matrices', numberOption('l2', (x) => x >= 0), TRAIN_DEFAULTS.l2)
     .option('--tau-d <τ>', 'τ_d: temperature of L_d', numberOption('τ_d', (x) => x > 0), TRAIN_DEFAULTS.tauD)
@@ -99,6 +120,7 @@ export function trainCommand(): Command {
         lambdaA: number;
         lambdaK: number;
         textDropout: number;
+        groupDropout: Partial<Record<FeatureGroup, number>>;
         l2: number;
         lambdaC: number;
         tauD: number;
@@ -131,6 +153,7 @@ export function trainCommand(): Command {
               lambdaA: opts.lambdaA,
               lambdaK: opts.lambdaK,
               textDropout: opts.textDropout,
+              groupDropout: opts.groupDropout,
               l2: opts.l2,
               lambdaC: opts.lambdaC,
               tauD: opts.tauD,
