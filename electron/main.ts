@@ -23,6 +23,8 @@ protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: 
 const appRoot = app.getAppPath();
 const rendererDir = join(appRoot, 'dist', 'renderer');
 const resourcesDir = app.isPackaged ? join(process.resourcesPath, 'resources') : join(appRoot, 'resources');
+/** DevTools (the menu item and the window's own) exist only in development; a packaged app has none. */
+const devTools = !app.isPackaged;
 const version = (JSON.parse(readFileSync(join(appRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 const modelsDir = app.isPackaged ? join(process.resourcesPath, 'models') : join(appRoot, 'models');
@@ -81,14 +83,19 @@ function serveRenderer(): void {
   });
 }
 
+/** No permission is ever granted (the app needs none) and none reads as granted; no page leaves app://. */
 function lockDown(): void {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, grant) => grant(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
   session.defaultSession.webRequest.onHeadersReceived((details, respond) => {
     respond({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
   });
   app.on('web-contents-created', (_event, contents) => {
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
     contents.on('will-navigate', (event, url) => {
+      if (!isAppUrl(url)) event.preventDefault();
+    });
+    contents.on('will-redirect', (event, url) => {
       if (!isAppUrl(url)) event.preventDefault();
     });
     contents.on('will-attach-webview', (event) => event.preventDefault());
@@ -156,7 +163,10 @@ function buildMenu(): void {
   ];
   const template: MenuItemConstructorOptions[] = [
     { label: 'File', submenu: file },
-    { label: 'View', submenu: [{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }] },
+    {
+      label: 'View',
+      submenu: [{ role: 'reload' }, ...(devTools ? [{ role: 'toggleDevTools' } as const] : []), { type: 'separator' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }],
+    },
   ];
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }
@@ -172,6 +182,7 @@ async function createWindow(): Promise<void> {
       sandbox: true,
       nodeIntegration: false,
       webSecurity: true,
+      devTools,
     },
   });
   win.on('closed', () => {

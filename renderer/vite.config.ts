@@ -18,6 +18,8 @@ export default defineConfig({
   plugins: [react(), contentSecurityPolicy()],
   build: {
     outDir: '../dist/renderer',
+    // No sourcemaps: these files are what the package ships (package.json "build".files also drops *.map).
+    sourcemap: false,
     emptyOutDir: true,
     chunkSizeWarningLimit: 2000,
     rollupOptions: {
