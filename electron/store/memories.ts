@@ -1,6 +1,7 @@
 // Reading memories: by id, by full-text search (Retrieve, DESIGN.md section 3 item 1) and by claim key.
 import type Database from 'better-sqlite3';
 import type { Claim, ClaimKey, Memory, MemoryPool, MemoryTruth } from '../../shared/domain';
+import { BoundedRanker } from './topk';
 
 /**
  * A memory as the engine sees it, with its agent's historical reliability r joined in. It carries no
@@ -16,6 +17,8 @@ export interface SearchOptions {
   exclude?: ReadonlySet<string>;
   /** Pools to search; default ['base'] (corr/ind memories only enter through a query's variant slice). */
   pools?: readonly MemoryPool[];
+  /** Rank every match with FTS5's bm25() (the reference the bounded ranking must equal); for tests and the bench. */
+  exhaustive?: boolean;
 }
 
 export interface ClaimCoverage {
@@ -122,8 +125,10 @@ export class MemoryReader {
   private readonly searchCandidates: Database.Statement<[Record<string, unknown>], { rowid: number; score: number }>;
   private readonly filterCandidates: Database.Statement<[Record<string, unknown>], MemoryRow>;
   private readonly claimingKey: Database.Statement<[Record<string, unknown>], { id: string }>;
+  private readonly ranker: BoundedRanker;
 
   constructor(db: Database.Database) {
+    this.ranker = new BoundedRanker(db);
     this.byId = db.prepare(MEMORY_SQL.byId);
     this.byIds = db.prepare(MEMORY_SQL.byIds);
     this.truthRows = db.prepare(MEMORY_SQL.truths);
@@ -163,7 +168,11 @@ export class MemoryReader {
     return out;
   }
 
-  /** FTS5 MATCH `match` (an FTS5 query expression), best bm25 first, ties by insertion order. */
+  /**
+   * FTS5 MATCH `match` (an FTS5 query expression), best bm25 first, ties by insertion order. For a plain OR
+   * of phrases (the engine's retrieval) bm25() runs only on rows that can reach the top (topk.ts): the same
+   * rows, order and scores.
+   */
   search(match: string, opts: SearchOptions): SearchHit[] {
     if (!Number.isInteger(opts.limit) || opts.limit < 0) throw new Error(`search limit must be a non-negative integer, got ${opts.limit}`);
     if (opts.limit === 0) return [];
@@ -172,6 +181,12 @@ export class MemoryReader {
       asOf: opts.asOf ?? null,
       exclude: JSON.stringify(opts.exclude ? [...opts.exclude] : []),
     };
+    const top = opts.exhaustive ? undefined : this.ranker.top(match, opts.limit, filters);
+    if (top) {
+      const rows = new Map<number, MemoryRow>();
+      for (const row of this.filterCandidates.all({ ...filters, rowids: JSON.stringify(top.map((t) => t.rowid)) })) rows.set(row.rowid, row);
+      return top.map((t) => ({ memory: toMemory(rows.get(t.rowid) as MemoryRow), bm25: t.score }));
+    }
     for (let candidates = 4 * opts.limit + (opts.exclude?.size ?? 0); ; candidates *= 4) {
       const ranked = this.searchCandidates.all({ match, candidates });
       const kept = new Map<number, MemoryRow>();

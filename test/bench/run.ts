@@ -17,6 +17,7 @@ import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
 import { inferenceBench, trainingBench } from './model';
+import { memoriesFlag, scaleBench } from './scale';
 import { uiBench } from './ui';
 
 const log = (msg: string): void => void process.stderr.write(`bench: ${msg}\n`);
@@ -62,9 +63,22 @@ async function arbitrationBench(store: Store, setup: EngineSetup, slices: Array<
 }
 
 async function main(): Promise<void> {
+  // `--memories N` (or BENCH_MEMORIES=N) adds retrieval on a store of about N memories (test/bench/scale.ts);
+  // `--scale-only` measures that alone.
+  const scaleMemories = memoriesFlag(process.argv.slice(2));
+  const scaleOnly = process.argv.includes('--scale-only');
+  if (scaleOnly && scaleMemories === undefined) throw new Error('--scale-only needs --memories N');
   const dir = mkdtempSync(join(tmpdir(), 'cama-bench-'));
   const results: Record<string, unknown> = { node: process.version, date: new Date().toISOString() };
   try {
+    if (scaleMemories !== undefined) {
+      results.scale = await scaleBench(join(dir, 'scale'), { memories: scaleMemories, log });
+      rmSync(join(dir, 'scale'), { recursive: true, force: true });
+      if (scaleOnly) {
+        process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+        return;
+      }
+    }
     // A store of about 100k memories.
     log('simulating a ~100k-memory world');
     let t = performance.now();
