@@ -1,18 +1,21 @@
 // (c) Arbitration, the false-majority gauge: per hypothesis, P(h) next to the raw majority-vote count at
 // this step and the factor-level contributions ρ_j·e_j·γ_j·β_j(h) per slot (a slot-coloured diverging bar), so
 // it shows at a glance when many entries collapse into one factor. The gold answer and the decision are
-// marked, and one sentence says what the numbers say.
+// marked, and one sentence says what the numbers say. The counts, the dots, the sentence and the findings
+// all come from one explain() (findings.ts), so they cannot disagree: only memories that state a value for
+// the query's key back an answer.
 
 import type { StepRecord } from '../../shared/episode';
-import { argmax, contributions, fmt, fmtSigned, majorityOf, sameValue, supportingRows } from './derive';
-import { explainStep } from './narrative';
+import { argmax, contributions, fmt, fmtSigned, sameValue } from './derive';
+import { type Backing, backingMajority, explain, type Thresholds } from './findings';
+import { FindingsList } from './FindingsList';
 import { slotColor, slotName } from './palette';
 import { useInspector } from './store';
 
 interface Props {
   step: StepRecord;
-  votes: ReadonlyArray<{ value: string; count: number }> | undefined;
   gold: string | null;
+  thresholds: Thresholds;
 }
 
 function ContributionBar({ step, h, scale }: { step: StepRecord; h: number; scale: number }) {
@@ -41,31 +44,28 @@ function ContributionBar({ step, h, scale }: { step: StepRecord; h: number; scal
   );
 }
 
-/** One dot per supporting entry, coloured by its strongest slot and grouped by slot. */
-function EntryDots({ step, h }: { step: StepRecord; h: number }) {
-  const rows = supportingRows(step, h)
-    .map((i) => ({ i, j: argmax(step.assignment[i] ?? []) }))
-    .sort((a, b) => a.j - b.j || a.i - b.i);
-  const slots = new Set(rows.map((r) => r.j)).size;
+/** One dot per memory stating this value, coloured by its strongest slot and grouped by slot. */
+function EntryDots({ b }: { b: Backing }) {
   return (
-    <span className="dots" title={`${rows.length} supporting entries (s_i(h) > 0) in ${slots} slot(s)`}>
-      {rows.map(({ i, j }) => (
-        <span key={i} className="dot" style={{ background: slotColor(j) }} />
+    <span className="dots" data-testid="vote-dots" title={`${b.count} entries state ${b.hypothesis} in ${b.slots.length} slot(s): ${b.backers.map((x) => `${x.id} (${slotName(x.slot)})`).join(', ')}`}>
+      {b.backers.map((x) => (
+        <span key={x.row} className="dot" data-testid="vote-dot" style={{ background: slotColor(x.slot) }} />
       ))}
     </span>
   );
 }
 
-export function ArbitrationPanel({ step, votes, gold }: Props) {
+export function ArbitrationPanel({ step, gold, thresholds }: Props) {
   const L = step.hypotheses.length;
   const decision = argmax(step.posterior);
-  const majority = majorityOf(votes);
+  const explanation = explain({ step, gold, thresholds, record: step });
+  const majority = backingMajority(explanation.backing);
   const table = contributions(step);
   const scale = Math.max(
     1e-9,
     ...table.map((r) => Math.max(r.filter((c) => c > 0).reduce((a, b) => a + b, 0), -r.filter((c) => c < 0).reduce((a, b) => a + b, 0))),
   );
-  const maxVote = Math.max(1, ...(votes ?? []).map((v) => v.count));
+  const maxVote = Math.max(1, ...explanation.backing.map((b) => b.count));
   return (
     <section className="panel" data-testid="arbitration">
       <div className="panel-head">
@@ -81,7 +81,7 @@ export function ArbitrationPanel({ step, votes, gold }: Props) {
             <tr>
               <th>hypothesis</th>
               <th title="P(h) = softmax(ℓ/τ_p) (Eq. 7)">P(h)</th>
-              <th title="majority vote over this step's entries">vote</th>
+              <th title="entries stating this value for the query's key (the majority vote counts these); one dot per entry, coloured by its slot">vote</th>
               <th title="ρ_j·e_j·γ_j·β_j(h) per slot (γ_j: the credibility of the slot's best statement); left of the axis against, right in favour">factor contributions ρ·e·γ·β</th>
               <th className="num" title="ℓ(h) = Σ_j ρ_j e_j β_j(h)">ℓ(h)</th>
             </tr>
@@ -89,10 +89,10 @@ export function ArbitrationPanel({ step, votes, gold }: Props) {
           <tbody>
             {step.hypotheses.map((h, hi) => {
               const p = step.posterior[hi] ?? 0;
-              const count = (votes ?? []).find((v) => sameValue(v.value, h))?.count ?? 0;
+              const b = explanation.backing[hi] as Backing;
               const isGold = sameValue(h, gold);
               const isPick = hi === decision;
-              const isVote = sameValue(h, majority.answer);
+              const isVote = majority !== null && sameValue(h, majority.hypothesis);
               return (
                 <tr
                   key={h}
@@ -115,10 +115,12 @@ export function ArbitrationPanel({ step, votes, gold }: Props) {
                   </td>
                   <td className="gauge-vote">
                     <div className="bar thin">
-                      <div className="bar-fill vote" style={{ width: `${(count / maxVote) * 100}%` }} />
+                      <div className="bar-fill vote" style={{ width: `${(b.count / maxVote) * 100}%` }} />
                     </div>
-                    <span className="num">{count}</span>
-                    <EntryDots step={step} h={hi} />
+                    <span className="num" data-testid="vote-count">
+                      {b.count}
+                    </span>
+                    <EntryDots b={b} />
                   </td>
                   <td className="gauge-contrib">
                     <ContributionBar step={step} h={hi} scale={scale} />
@@ -131,8 +133,9 @@ export function ArbitrationPanel({ step, votes, gold }: Props) {
         </table>
       )}
       <p className="narrative" data-testid="arbitration-sentence">
-        {explainStep(step, votes)}
+        {explanation.sentence}
       </p>
+      <FindingsList findings={explanation.findings} />
     </section>
   );
 }

@@ -1,11 +1,13 @@
 // (a) The assignment: Z as a K_t × J heatmap (one hue per slot, opacity = z_ij), κ_i per row, and per
 // slot e_j, p_j, ρ_j and β_j(h); N_eff large above it. Hovering a slot column or a memory row highlights
-// it everywhere; the checkbox per row switches the memory off in the what-if.
+// it everywhere; the checkbox per row switches the memory off in the what-if. The same table draws a
+// what-if's recomputed Z (variant "whatif"), beside the stored one, without the switches.
 
 import { memo } from 'react';
-import type { StepRecord } from '../../shared/episode';
+import type { SliceArbitration } from '../../shared/episode';
 import type { MemoryView } from '../../shared/views';
-import { agentInitials, arrivedMemories, fmt, fmtSigned, memorySlots, shortText, stanceOf } from './derive';
+import { agentInitials, fmt, fmtSigned, memorySlots, shortText } from './derive';
+import { backedBy } from './findings';
 import { slotColor, slotName, slotTint } from './palette';
 import { useInspector } from './store';
 
@@ -17,6 +19,8 @@ interface RowProps {
   kappa: number;
   stance: string | null;
   arrived: boolean;
+  /** Show the what-if switch (the stored step only). */
+  toggles: boolean;
 }
 
 /** z_ij as a cell label: "1", ".42", or nothing for (near) zero. */
@@ -26,7 +30,7 @@ function zLabel(z: number): string {
   return z.toFixed(2).replace(/^0/, '');
 }
 
-const HeatmapRow = memo(function HeatmapRow({ i, id, memory, z, kappa, stance, arrived }: RowProps) {
+const HeatmapRow = memo(function HeatmapRow({ i, id, memory, z, kappa, stance, arrived, toggles }: RowProps) {
   const slots = memorySlots(z);
   const lit = useInspector((s) => s.memory === id || s.selected === id || (s.slot !== null && slots.includes(s.slot)));
   const off = useInspector((s) => s.disabled.includes(id));
@@ -40,16 +44,18 @@ const HeatmapRow = memo(function HeatmapRow({ i, id, memory, z, kappa, stance, a
       onClick={() => select(id)}
       data-memory-id={id}
     >
-      <td className="hm-toggle" onClick={(e) => e.stopPropagation()}>
-        <input
-          type="checkbox"
-          checked={!off}
-          onChange={() => toggleDisabled(id)}
-          data-testid="whatif-toggle"
-          data-memory-id={id}
-          title={off ? `switched off in the what-if: tick to restore ${id}` : `untick to switch ${id} off in the what-if`}
-        />
-      </td>
+      {toggles && (
+        <td className="hm-toggle" onClick={(e) => e.stopPropagation()}>
+          <input
+            type="checkbox"
+            checked={!off}
+            onChange={() => toggleDisabled(id)}
+            data-testid="whatif-toggle"
+            data-memory-id={id}
+            title={off ? `switched off in the what-if: tick to restore ${id}` : `untick to switch ${id} off in the what-if`}
+          />
+        </td>
+      )}
       <td className="hm-mem" title={memory?.text}>
         <span className="agent-badge" title={agent}>
           {agentInitials(agent)}
@@ -68,6 +74,9 @@ const HeatmapRow = memo(function HeatmapRow({ i, id, memory, z, kappa, stance, a
           className="hm-cell"
           style={{ background: slotTint(j, v), color: v > 0.55 ? '#fff' : 'var(--ink)' }}
           title={`z(${id}, ${slotName(j)}) = ${v}`}
+          data-testid="hm-cell"
+          data-slot={j}
+          data-value={v}
           onMouseEnter={() => hoverSlot(j)}
           onMouseLeave={() => hoverSlot(null)}
         >
@@ -78,11 +87,23 @@ const HeatmapRow = memo(function HeatmapRow({ i, id, memory, z, kappa, stance, a
   );
 });
 
-function SlotFooter({ label, title, values, render }: { label: string; title: string; values: readonly number[]; render: (v: number, j: number) => React.ReactNode }) {
+function SlotFooter({
+  label,
+  title,
+  values,
+  render,
+  span,
+}: {
+  label: string;
+  title: string;
+  values: readonly number[];
+  render: (v: number, j: number) => React.ReactNode;
+  span: number;
+}) {
   const hovered = useInspector((s) => s.slot);
   return (
     <tr className="hm-foot">
-      <th colSpan={4} className="hm-foot-label" title={title}>
+      <th colSpan={span} className="hm-foot-label" title={title}>
         {label}
       </th>
       {values.map((v, j) => (
@@ -94,15 +115,19 @@ function SlotFooter({ label, title, values, render }: { label: string; title: st
   );
 }
 
-function SlotHeader({ J }: { J: number }) {
+function SlotHeader({ J, toggles }: { J: number; toggles: boolean }) {
   const hovered = useInspector((s) => s.slot);
   const hoverSlot = useInspector((s) => s.hoverSlot);
   return (
     <tr>
-      <th className="hm-toggle" title="in the what-if slice">on</th>
-      <th>memory (agent, id, text)</th>
-      <th title="the hypothesis the memory backs (s_i(h) > 0)">backs</th>
-      <th className="num" title="assignment confidence κ_i (Eq. 3)">κ</th>
+      {toggles && (
+        <th className="hm-toggle" title="in the what-if slice">
+          on
+        </th>
+      )}
+      <th className="hm-memh">memory (agent, id, text)</th>
+      <th className="hm-backs" title="the value the memory states for the query's key (s_i(h) > 0 on a row that states something); – when it states nothing">backs</th>
+      <th className="num hm-kappah" title="assignment confidence κ_i (Eq. 3)">κ</th>
       {Array.from({ length: J }, (_, j) => (
         <th
           key={j}
@@ -122,29 +147,39 @@ function SlotHeader({ J }: { J: number }) {
 
 export function AssignmentHeatmap({
   step,
-  steps,
   memories,
+  arrived,
   tauN,
   tauH,
+  variant = 'stored',
 }: {
-  step: StepRecord;
-  steps: readonly StepRecord[];
+  step: SliceArbitration;
   memories: Record<string, MemoryView>;
+  /** Memories that arrived with this step (marked "new"). */
+  arrived: ReadonlySet<string>;
   tauN?: number;
   tauH?: number;
+  /** stored: the episode's step, with the what-if switches; whatif: a recomputation, read-only. */
+  variant?: 'stored' | 'whatif';
 }) {
   const J = step.slotPresence.length;
-  const arrived = new Set(arrivedMemories(steps, step.t));
+  const toggles = variant === 'stored';
+  const span = toggles ? 4 : 3;
+  const ids = variant === 'stored' ? { panel: 'heatmap', neff: 'neff-value' } : { panel: 'whatif-heatmap', neff: 'whatif-heatmap-neff' };
   return (
-    <section className="panel" data-testid="heatmap">
+    <section className={variant === 'stored' ? 'panel' : 'whatif-heatmap'} data-testid={ids.panel}>
       <div className="panel-head">
         <h2>
-          Assignment Z <span className="muted">· K = {step.sliceIds.length} memories × J = {J} slots · {step.provider}</span>
+          {variant === 'stored' ? 'Assignment Z' : 'What-if Z'}{' '}
+          <span className="muted">
+            · K = {step.sliceIds.length} memories × J = {J} slots · {step.provider}
+            {variant === 'whatif' ? ' · recomputed, not saved' : ''}
+          </span>
         </h2>
       </div>
       <div className="neff-block">
         <div className="neff-main">
-          <span className="neff-value" data-testid="neff-value" data-value={step.nEff}>
+          <span className="neff-value" data-testid={ids.neff} data-value={step.nEff}>
             {step.nEff.toFixed(2)}
           </span>
           <span className="neff-label">
@@ -172,7 +207,7 @@ export function AssignmentHeatmap({
       <div className="hm-scroll">
         <table className="heatmap">
           <thead>
-            <SlotHeader J={J} />
+            <SlotHeader J={J} toggles={toggles} />
           </thead>
           <tbody>
             {step.sliceIds.map((id, i) => (
@@ -183,21 +218,29 @@ export function AssignmentHeatmap({
                 memory={memories[id]}
                 z={step.assignment[i] ?? []}
                 kappa={step.kappa[i] ?? 0}
-                stance={stanceOf(step, i)}
+                stance={backedBy(step, i)}
                 arrived={arrived.has(id)}
+                toggles={toggles}
               />
             ))}
           </tbody>
           <tfoot>
-            <SlotFooter label="e_j presence" title="e_j = max_i z_ij" values={step.slotPresence} render={(v) => fmt(v)} />
-            <SlotFooter label="p_j share" title="p_j = e_j / Σ e" values={step.slotShares} render={(v) => fmt(v)} />
-            <SlotFooter label="ρ_j reliability" title="slot reliability ρ_j (Eq. 6)" values={step.reliability} render={(v) => fmt(v)} />
+            <SlotFooter span={span} label="e_j presence" title="e_j = max_i z_ij" values={step.slotPresence} render={(v) => fmt(v)} />
+            <SlotFooter span={span} label="p_j share" title="p_j = e_j / Σ e" values={step.slotShares} render={(v) => fmt(v)} />
+            <SlotFooter span={span} label="ρ_j reliability" title="slot reliability ρ_j (Eq. 6)" values={step.reliability} render={(v) => fmt(v)} />
             {step.slotCredibility ? (
-              <SlotFooter label="γ_j credibility" title="γ_j = max_i z_ij c_i / e_j: the credibility of the slot's best statement (the evidence model's c_i)" values={step.slotCredibility} render={(v) => fmt(v)} />
+              <SlotFooter
+                span={span}
+                label="γ_j credibility"
+                title="γ_j = max_i z_ij c_i / e_j: the credibility of the slot's best statement (the evidence model's c_i)"
+                values={step.slotCredibility}
+                render={(v) => fmt(v)}
+              />
             ) : null}
             {step.hypotheses.map((h, hi) => (
               <SlotFooter
                 key={h}
+                span={span}
                 label={`β_j(${h})`}
                 title={`slot support for "${h}" (Eq. 5)`}
                 values={step.slotSupport.map((row) => row[hi] ?? 0)}

@@ -23,6 +23,8 @@ export interface MemoryNodeData extends Record<string, unknown> {
   disabled: boolean;
   /** The hypothesis it backs, if any. */
   stance: string | null;
+  /** Its slot comes from a what-if's recomputed Z, not the stored step. */
+  whatIf: boolean;
 }
 
 export type MemoryNode = Node<MemoryNodeData, 'memory'>;
@@ -44,7 +46,9 @@ function MemoryNodeView({ data }: NodeProps<MemoryNode>) {
       style={{ borderColor: color, background: data.slot === null ? undefined : slotTint(data.slot, 0.12) }}
       data-testid="graph-node"
       data-memory-id={data.id}
-      title={`${data.id} · ${data.agent}${data.slot !== null ? ` · strongest slot ${slotName(data.slot)}` : ' · outside the slice'}\n${data.text}`}
+      data-slot={data.slot ?? undefined}
+      data-whatif={data.whatIf ? 'true' : undefined}
+      title={`${data.id} · ${data.agent}${data.slot !== null ? ` · strongest slot ${slotName(data.slot)}${data.whatIf ? ' (what-if)' : ''}` : ' · outside the slice'}\n${data.text}`}
     >
       <Handle type="target" position={Position.Top} />
       <div className="gnode-head">

@@ -10,6 +10,7 @@ import { api } from '../api/client';
 import { useSession } from '../app/session';
 import { ArbitrationPanel } from './ArbitrationPanel';
 import { AssignmentHeatmap } from './AssignmentHeatmap';
+import { arrivedMemories } from './derive';
 import { EpisodeHeader } from './EpisodeHeader';
 import { MemoryDrawer } from './MemoryDrawer';
 import { ProvenanceGraph } from './ProvenanceGraph';
@@ -103,6 +104,9 @@ export function InspectorView({ episodeId }: { episodeId: number }) {
   if (!step) return <section className="inspector-msg">Episode {id} has no steps.</section>;
   const tauN = num(view.episode.config.tauN);
   const tauH = num(view.episode.config.tauH);
+  const thresholds = { tauN, tauH };
+  const gold = view.query.answer ?? null;
+  const arrived = new Set(arrivedMemories(steps, t));
 
   return (
     <div className="inspector" data-testid="inspector">
@@ -110,15 +114,15 @@ export function InspectorView({ episodeId }: { episodeId: number }) {
       <StepScrubber steps={steps} t={t} onChange={setT} />
       <div className="insp-grid">
         <div className="insp-col">
-          <AssignmentHeatmap step={step} steps={steps} memories={view.memories} tauN={tauN} tauH={tauH} />
-          <ArbitrationPanel step={step} votes={view.votes[t]} gold={view.query.answer ?? null} />
+          <AssignmentHeatmap step={step} memories={view.memories} arrived={arrived} tauN={tauN} tauH={tauH} />
+          <ArbitrationPanel step={step} gold={gold} thresholds={thresholds} />
         </div>
         <div className="insp-col">
           <ProvenanceGraph view={view} t={t} />
-          <WhatIfPanel episodeId={view.episode.id} step={step} />
+          <WhatIfPanel episodeId={view.episode.id} step={step} memories={view.memories} gold={gold} thresholds={thresholds} arrived={arrived} />
         </div>
       </div>
-      <RecoveryTimeline steps={steps} t={t} onPick={setT} tauN={tauN} tauH={tauH} />
+      <RecoveryTimeline steps={steps} t={t} onPick={setT} tauN={tauN} tauH={tauH} memories={view.memories} />
       <MemoryDrawer
         memories={view.memories}
         step={step}

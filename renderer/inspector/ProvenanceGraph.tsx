@@ -7,7 +7,6 @@ import '@xyflow/react/dist/style.css';
 import {
   Background,
   type Connection,
-  Controls,
   type Edge,
   type NodeMouseHandler,
   ReactFlow,
@@ -47,7 +46,9 @@ function GraphCanvas({ view, t }: { view: EpisodeView; t: number }) {
   const [layoutError, setLayoutError] = useState<string | null>(null);
   const [nodes, setNodes, onNodesChange] = useNodesState<MemoryNode>([]);
   const wrapper = useRef<HTMLDivElement>(null);
-  const { fitView } = useReactFlow();
+  const { fitView, zoomIn, zoomOut } = useReactFlow();
+  // The what-if's recomputation of this very step recolours the nodes (see buildGraph).
+  const recomputed = useInspector((s) => (s.recomputed && s.recomputed.t === t ? s.recomputed.result.step : null));
 
   const sliceKey = step?.sliceIds.join(',') ?? '';
   useEffect(() => {
@@ -65,8 +66,8 @@ function GraphCanvas({ view, t }: { view: EpisodeView; t: number }) {
   }, [showAncestors, sliceKey]);
 
   const model = useMemo(
-    () => buildGraph(view, t, { disabled, addEdges, removeEdges }, ancestors),
-    [view, t, disabled, addEdges, removeEdges, ancestors],
+    () => buildGraph(view, t, { disabled, addEdges, removeEdges }, ancestors, recomputed),
+    [view, t, disabled, addEdges, removeEdges, ancestors, recomputed],
   );
 
   // Layout: only when the node set or the recorded structure changes, never for what-if edits.
@@ -144,6 +145,11 @@ function GraphCanvas({ view, t }: { view: EpisodeView; t: number }) {
         </label>
         {ancestors && <span className="muted">+{ancestors.nodes.filter((n) => !inSlice.has(n.id)).length} ancestors (depth 3)</span>}
         {ancestorError && <span className="error-text">{ancestorError}</span>}
+        {recomputed && (
+          <span className="badge whatif" data-testid="graph-whatif-colours">
+            colours: what-if Z
+          </span>
+        )}
         <span className="graph-hint">
           {pendingParent ? (
             <>
@@ -155,6 +161,18 @@ function GraphCanvas({ view, t }: { view: EpisodeView; t: number }) {
           ) : (
             'click: details · shift-click parent then child: add edge · click an edge: remove'
           )}
+        </span>
+        {/* Zoom lives in the toolbar, not over the canvas, where it used to cover a node. */}
+        <span className="graph-zoom" role="group" aria-label="zoom">
+          <button type="button" data-testid="graph-zoom-out" title="zoom out" onClick={() => void zoomOut()}>
+            −
+          </button>
+          <button type="button" data-testid="graph-zoom-in" title="zoom in" onClick={() => void zoomIn()}>
+            +
+          </button>
+          <button type="button" data-testid="graph-fit" title="fit the drawing" onClick={() => void fitView({ padding: 0.06, maxZoom: 1.1 })}>
+            fit
+          </button>
         </span>
       </div>
       <div className="graph-canvas" ref={wrapper}>
@@ -178,7 +196,6 @@ function GraphCanvas({ view, t }: { view: EpisodeView; t: number }) {
           zoomOnDoubleClick={false}
         >
           <Background gap={24} size={1} color="#e6e9ec" />
-          <Controls showInteractive={false} position="top-right" orientation="horizontal" />
         </ReactFlow>
         {model.nodes.length === 0 && <div className="graph-overlay muted">no memories in this slice</div>}
         {model.nodes.length > 0 && !positions && !layoutError && <div className="graph-overlay muted">laying out…</div>}

@@ -1,11 +1,16 @@
 // What-if: the step's arbitration recomputed by the backend with memories switched off and provenance
-// edges added or removed, beside the stored values, with the change highlighted. Nothing is saved.
+// edges added or removed, beside the stored values, with the change highlighted: the numbers, the
+// recomputed Z, the sentence and the findings (with why N_eff moved). The recomputation also goes to the
+// inspector store, so the graph recolours its nodes by it. Nothing is saved.
 
 import { useEffect, useState } from 'react';
 import type { StepRecord } from '../../shared/episode';
-import type { WhatIfResult } from '../../shared/views';
+import type { MemoryView, WhatIfResult } from '../../shared/views';
 import { api } from '../api/client';
+import { AssignmentHeatmap } from './AssignmentHeatmap';
 import { argmax, fmt, fmtSigned, sameValue } from './derive';
+import { explain, type Thresholds } from './findings';
+import { FindingsList } from './FindingsList';
 import { hasEdits, useInspector } from './store';
 
 const CHANGED = 1e-9;
@@ -15,7 +20,16 @@ function Delta({ d, digits = 3 }: { d: number; digits?: number }) {
   return <td className={`num delta ${d > 0 ? 'up' : 'down'}`}>{fmtSigned(d, digits)}</td>;
 }
 
-export function WhatIfPanel({ episodeId, step }: { episodeId: number; step: StepRecord }) {
+interface Props {
+  episodeId: number;
+  step: StepRecord;
+  memories: Record<string, MemoryView>;
+  gold: string | null;
+  thresholds: Thresholds;
+  arrived: ReadonlySet<string>;
+}
+
+export function WhatIfPanel({ episodeId, step, memories, gold, thresholds, arrived }: Props) {
   const disabled = useInspector((s) => s.disabled);
   const addEdges = useInspector((s) => s.addEdges);
   const removeEdges = useInspector((s) => s.removeEdges);
@@ -46,6 +60,14 @@ export function WhatIfPanel({ episodeId, step }: { episodeId: number; step: Step
   }, [requestKey]);
 
   const current = result?.key === requestKey ? result.value : null;
+  // Share the recomputation with the graph (its colours); cleared whenever it no longer matches the edits.
+  useEffect(() => {
+    useInspector.getState().setRecomputed(current ? { t: step.t, result: current } : null);
+  }, [current, step.t]);
+  const explained = current
+    ? explain({ step: current.step, gold, thresholds, whatIf: { stored: step, edits: { disabled, addEdges, removeEdges } } })
+    : null;
+  const storedSentence = current ? explain({ step, gold, thresholds, record: step }).sentence : null;
   const storedAnswer = step.hypotheses[argmax(step.posterior)] ?? null;
   const hypotheses = current ? [...new Set([...step.hypotheses, ...current.step.hypotheses])] : step.hypotheses;
   const pOf = (hyps: readonly string[], P: readonly number[], h: string): number | null => {
@@ -138,6 +160,22 @@ export function WhatIfPanel({ episodeId, step }: { episodeId: number; step: Step
             </tr>
           </tbody>
         </table>
+      )}
+      {current && explained && (
+        <div className="whatif-explained">
+          <div className="whatif-sentences">
+            <p className="narrative stored" data-testid="whatif-stored-sentence">
+              <span className="muted small">stored · </span>
+              {storedSentence}
+            </p>
+            <p className="narrative whatif" data-testid="whatif-sentence">
+              <span className="muted small">what-if · </span>
+              {explained.sentence}
+            </p>
+          </div>
+          <FindingsList findings={explained.findings} testId="whatif-findings" />
+          <AssignmentHeatmap step={current.step} memories={memories} arrived={arrived} tauN={thresholds.tauN} tauH={thresholds.tauH} variant="whatif" />
+        </div>
       )}
     </section>
   );

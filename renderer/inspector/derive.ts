@@ -95,20 +95,4 @@ export function contributions(step: StepRecord): number[][] {
   );
 }
 
-/** Rows (memory indices) whose support for hypothesis h is positive, s_i(h) > 0. */
-export function supportingRows(step: StepRecord, h: number): number[] {
-  return step.support.flatMap((row, i) => ((row[h] ?? 0) > 0 ? [i] : []));
-}
-
-/** The distinct strongest slots of the memories supporting h, in slot order. */
-export function supportingSlots(step: StepRecord, h: number): number[] {
-  const slots = new Set(supportingRows(step, h).map((i) => argmax(step.assignment[i] ?? [])));
-  return [...slots].sort((a, b) => a - b);
-}
-
-/** The hypothesis a memory backs: the one with the largest positive s_i(h), or null. */
-export function stanceOf(step: StepRecord, i: number): string | null {
-  const row = step.support[i] ?? [];
-  const h = argmax(row);
-  return h >= 0 && (row[h] ?? 0) > 0 ? (step.hypotheses[h] ?? null) : null;
-}
+// Which memories back which answer (counting only memories that state a value) lives in findings.ts.

@@ -3,8 +3,10 @@
 
 import { type Edge, MarkerType } from '@xyflow/react';
 import type { ProvenanceEdge } from '../../shared/domain';
+import type { SliceArbitration } from '../../shared/episode';
 import type { EpisodeView, GraphView } from '../../shared/views';
-import { arrivedMemories, shortText, stanceOf, strongestSlots, slotsByMemory, tracedEdges } from './derive';
+import { argmax, arrivedMemories, memorySlots, shortText, strongestSlots, slotsByMemory, tracedEdges } from './derive';
+import { backedBy } from './findings';
 import type { MemoryNodeData } from './GraphNode';
 import { edgeKey, type WhatIfEdits } from './store';
 
@@ -53,30 +55,44 @@ function flowEdge(e: ProvenanceEdge, kind: EdgeKind): Edge<EdgeData> {
   };
 }
 
-export function buildGraph(view: EpisodeView, t: number, edits: WhatIfEdits, ancestors: GraphView | null): GraphModel {
+/**
+ * The graph of step t. With `recomputed` (a what-if's arbitration of this step), nodes take their slot
+ * colours from the recomputed Z: a switched-off memory keeps its stored colour, greyed.
+ */
+export function buildGraph(
+  view: EpisodeView,
+  t: number,
+  edits: WhatIfEdits,
+  ancestors: GraphView | null,
+  recomputed: SliceArbitration | null = null,
+): GraphModel {
   const steps = view.episode.steps;
   const step = steps[t];
   if (!step) return { nodes: [], edges: [], layoutKey: '', layoutEdges: [] };
   const inSlice = new Set(step.sliceIds);
   const strongest = strongestSlots(step);
   const slots = slotsByMemory(step);
+  const whatIfRow = new Map((recomputed?.sliceIds ?? []).map((id, i) => [id, i]));
   const arrived = new Set(arrivedMemories(steps, t));
   const off = new Set(edits.disabled);
 
   const nodes: GraphModel['nodes'] = step.sliceIds.map((id, i) => {
     const m = view.memories[id];
+    const r = whatIfRow.get(id);
+    const z = r !== undefined ? recomputed?.assignment[r] : undefined;
     return {
       id,
       data: {
         id,
         text: shortText(m?.text ?? '', 90),
         agent: m?.agentName ?? m?.agent ?? '?',
-        slot: strongest[i] ?? null,
-        slots: slots.get(id) ?? [],
+        slot: z ? argmax(z) : (strongest[i] ?? null),
+        slots: z ? memorySlots(z) : (slots.get(id) ?? []),
         outside: false,
         arrived: arrived.has(id),
         disabled: off.has(id),
-        stance: stanceOf(step, i),
+        stance: recomputed && r !== undefined ? backedBy(recomputed, r) : backedBy(step, i),
+        whatIf: z !== undefined,
       },
     };
   });
@@ -84,7 +100,18 @@ export function buildGraph(view: EpisodeView, t: number, edits: WhatIfEdits, anc
     if (inSlice.has(m.id)) continue;
     nodes.push({
       id: m.id,
-      data: { id: m.id, text: shortText(m.text, 90), agent: m.agentName ?? m.agent, slot: null, slots: [], outside: true, arrived: false, disabled: false, stance: null },
+      data: {
+        id: m.id,
+        text: shortText(m.text, 90),
+        agent: m.agentName ?? m.agent,
+        slot: null,
+        slots: [],
+        outside: true,
+        arrived: false,
+        disabled: false,
+        stance: null,
+        whatIf: false,
+      },
     });
   }
   const present = new Set(nodes.map((n) => n.id));

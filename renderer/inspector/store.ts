@@ -5,6 +5,7 @@
 
 import { create } from 'zustand';
 import type { ProvenanceEdge } from '../../shared/domain';
+import type { WhatIfResult } from '../../shared/views';
 
 export interface WhatIfEdits {
   /** Memories switched off. */
@@ -24,6 +25,12 @@ interface InspectorState extends WhatIfEdits {
   selected: string | null;
   /** The first node of an edge being added (its parent), or null. */
   pendingParent: string | null;
+  /**
+   * The what-if's recomputed arbitration for the current edits at step `t`, or null: the heatmap, the graph
+   * colours and the sentence are redrawn from it beside the stored step.
+   */
+  recomputed: { t: number; result: WhatIfResult } | null;
+  setRecomputed(value: { t: number; result: WhatIfResult } | null): void;
   hoverSlot(slot: number | null): void;
   hoverMemory(id: string | null): void;
   select(id: string | null): void;
@@ -49,6 +56,8 @@ export const useInspector = create<InspectorState>((set, get) => ({
   memory: null,
   selected: null,
   pendingParent: null,
+  recomputed: null,
+  setRecomputed: (recomputed) => set({ recomputed }),
   hoverSlot: (slot) => set({ slot }),
   hoverMemory: (memory) => set({ memory }),
   select: (selected) => set({ selected }),
@@ -78,8 +87,8 @@ export const useInspector = create<InspectorState>((set, get) => ({
   undoEdge(edge, list) {
     set({ [list]: get()[list].filter((e) => !sameEdge(e, edge)) } as Pick<WhatIfEdits, typeof list>);
   },
-  resetWhatIf: () => set({ ...blankEdits, pendingParent: null }),
-  reset: () => set({ ...blankEdits, slot: null, memory: null, selected: null, pendingParent: null }),
+  resetWhatIf: () => set({ ...blankEdits, pendingParent: null, recomputed: null }),
+  reset: () => set({ ...blankEdits, slot: null, memory: null, selected: null, pendingParent: null, recomputed: null }),
 }));
 
 /** True when any what-if edit is in place. */

@@ -1,0 +1,145 @@
+// The inspector's explanations in a real browser: the findings under the sentence (demo q16 at t = 1,
+// a gold-absent episode), a what-if edge that redraws the heatmap, the graph colours and the sentence
+// beside the stored ones, the readable timeline, and zoom buttons that cover no node.
+
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EpisodeView } from '../../shared/views';
+import { ARTIFACTS, startWorkbench, type Workbench } from './harness';
+
+let wb: Workbench;
+const episodes = new Map<string, EpisodeView>();
+
+/** The demo episode of a query. */
+async function episodeOf(queryId: string): Promise<EpisodeView> {
+  const cached = episodes.get(queryId);
+  if (cached) return cached;
+  const row = (await wb.api('queries')).find((r) => r.id === queryId);
+  if (!row?.episodeId) throw new Error(`the demo has no episode for ${queryId}`);
+  const view = await wb.api('episode', { id: row.episodeId });
+  episodes.set(queryId, view);
+  return view;
+}
+
+async function open(view: EpisodeView, t: number): Promise<void> {
+  await wb.page.goto(`${wb.web.url}#/episode/${view.episode.id}?t=${t}`);
+  await expect.poll(() => wb.page.getByTestId('step-t').getAttribute('data-t'), { timeout: 15_000 }).toBe(String(t));
+  await expect
+    .poll(() => wb.page.locator('[data-testid="provenance-graph"] .react-flow__node').count(), { timeout: 15_000 })
+    .toBe(view.episode.steps[t]?.sliceIds.length ?? -1);
+}
+
+const node = (id: string) => wb.page.locator(`[data-testid="graph-node"][data-memory-id="${id}"]`);
+const findingTexts = (list: string) => wb.page.locator(`[data-testid="${list}"] [data-testid="finding"]`).allTextContents();
+
+beforeAll(async () => {
+  wb = await startWorkbench();
+}, 120_000);
+
+afterAll(async () => {
+  await wb?.close();
+});
+
+describe('the inspector explains what the numbers say', () => {
+  it('q16 at t = 1: the sentence and a finding name the one slot behind dawn\'s 8 entries; counts equal dots', async () => {
+    const view = await episodeOf('q16');
+    await open(view, 1);
+    const sentence = (await wb.page.getByTestId('arbitration-sentence').textContent()) ?? '';
+    expect(sentence).toContain('The vote favours dawn with 8 entries, but they share slot S1');
+    expect(sentence).toContain("midnight's 2 entries are 2 separate slots (S2, S3)");
+    const findings = await findingTexts('findings');
+    expect(findings.some((f) => f.startsWith('dawn: 8 entries, 1 factor') && f.includes('share slot S1'))).toBe(true);
+    // Every gauge row shows as many dots as its count.
+    const rows = wb.page.getByTestId('posterior-row');
+    for (let k = 0; k < (await rows.count()); k++) {
+      const row = rows.nth(k);
+      expect(await row.getByTestId('vote-dot').count()).toBe(Number(await row.getByTestId('vote-count').textContent()));
+    }
+    await wb.shot('inspector-findings-q16');
+  });
+
+  it('q16 at t = 1: a what-if edge that puts midnight\'s m334 under m52 names the slot the two answers now share', async () => {
+    // Shift-click the parent, then the child: the edge m334 ← m52.
+    await node('m52').click({ modifiers: ['Shift'] });
+    await node('m334').click({ modifiers: ['Shift'] });
+    await expect.poll(() => findingTexts('whatif-findings'), { timeout: 15_000 }).toContainEqual(expect.stringMatching(/^S\d shared by dawn and midnight/));
+    expect((await wb.page.getByTestId('whatif-sentence').textContent()) ?? '').toMatch(/slot S\d holds memories backing different answers/);
+    await wb.page.getByTestId('whatif-reset').click();
+    await expect.poll(() => wb.page.getByTestId('whatif-sentence').count()).toBe(0);
+  });
+
+  it('a what-if edge that changes N_eff redraws the heatmap, the graph colours and the sentence beside the stored ones', async () => {
+    const view = await episodeOf('q16');
+    const stored = view.episode.steps[1];
+    const edits = { disabled: [], addEdges: [{ child: 'm50', parent: 'm334' }], removeEdges: [] };
+    const expected = await wb.api('whatIf', { episodeId: view.episode.id, t: 1, ...edits });
+    expect(expected.step.nEff).not.toBeCloseTo(stored?.nEff ?? 0, 3);
+    await node('m334').click({ modifiers: ['Shift'] });
+    await node('m50').click({ modifiers: ['Shift'] });
+    // The recomputed heatmap, beside the stored one.
+    await expect.poll(async () => Number(await wb.page.getByTestId('whatif-heatmap-neff').getAttribute('data-value')), { timeout: 15_000 }).toBe(expected.step.nEff);
+    expect(Number(await wb.page.getByTestId('neff-value').getAttribute('data-value'))).toBe(stored?.nEff);
+    const row = expected.step.sliceIds.indexOf('m50');
+    const cells = await wb.page
+      .locator('[data-testid="whatif-heatmap"] tr[data-memory-id="m50"] [data-testid="hm-cell"]')
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))));
+    expect(cells).toEqual(expected.step.assignment[row]);
+    // The graph recolours m50 by the recomputed Z.
+    const slot = (expected.step.assignment[row] ?? []).reduce((b, z, j, r) => (z > (r[b] ?? -1) ? j : b), 0);
+    await expect.poll(() => node('m50').getAttribute('data-slot')).toBe(String(slot));
+    expect(await node('m50').getAttribute('data-whatif')).toBe('true');
+    // The sentence is redrawn, and the finding says how N_eff moved and why.
+    const before = (await wb.page.getByTestId('whatif-stored-sentence').textContent()) ?? '';
+    const after = (await wb.page.getByTestId('whatif-sentence').textContent()) ?? '';
+    expect(after).not.toBe(before);
+    expect(after).toContain("midnight's 2 entries share slot");
+    const why = (await findingTexts('whatif-findings')).find((f) => f.startsWith('N_eff'));
+    expect(why).toMatch(/N_eff falls from 3\.000 to 2\.000 \(−1\.000\) after adding edge m50←m334: S\d and S\d merged into S\d \(m334 and m50 now count as one factor\)/);
+    await wb.shot('inspector-whatif-redrawn');
+    await wb.page.getByTestId('whatif-reset').click();
+    await expect.poll(() => node('m50').getAttribute('data-whatif')).toBe(null);
+  });
+
+  it('q55: the gold answer is in no hypothesis, and the inspector says so', async () => {
+    const view = await episodeOf('q55');
+    expect(view.query.answer).toBe('green');
+    await open(view, 0);
+    const gold = wb.page.locator('[data-testid="findings"] [data-testid="finding"][data-kind="gold-absent"]');
+    await expect.poll(() => gold.textContent()).toContain('The gold answer "green" is not among this step\'s hypotheses (grey and blue)');
+    expect((await wb.page.getByTestId('arbitration-sentence').textContent()) ?? '').toContain('the gold answer is not among the hypotheses');
+    await wb.shot('inspector-gold-absent');
+  });
+
+  it('the timeline shows each added memory with its text and effect, every reason, the failing test and the timings', async () => {
+    const view = await episodeOf('q16');
+    await open(view, 0);
+    const [s0, s1] = view.episode.steps;
+    const row0 = wb.page.locator('[data-testid="tl-row"][data-step="0"]');
+    const added = await row0.getByTestId('tl-added-memory').allTextContents();
+    expect(added.length).toBe(s0?.added.memoryIds.length);
+    for (const [k, id] of (s0?.added.memoryIds ?? []).entries()) expect(added[k]).toContain(`${id}${view.memories[id]?.text.slice(0, 30)}`);
+    expect(Number(await row0.getByTestId('tl-effect').getAttribute('data-dneff'))).toBeCloseTo((s1?.nEff ?? 0) - (s0?.nEff ?? 0), 9);
+    expect(await row0.getByTestId('tl-effect').textContent()).toContain('ΔN_eff +1.00');
+    // N_eff 1.999997 fails τ_N = 2: the failing half is named, with the digits that show it.
+    expect(await row0.getByTestId('tl-failing').textContent()).toBe('fails: N_eff 1.999997 < τ_N 2');
+    const reasons = await row0.getByTestId('tl-offer-reason').allTextContents();
+    expect(reasons).toEqual(s0?.offered.map((a) => a.reason));
+    expect(await row0.getByTestId('tl-offer-reason').first().isVisible()).toBe(true);
+    expect(await wb.page.getByTestId('timing-waterfall').count()).toBe(view.episode.steps.length);
+    const phases = await row0.locator('[data-phase]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-phase'), Number(e.getAttribute('data-ms'))]));
+    expect(Object.fromEntries(phases)).toEqual(s0?.timings);
+    await wb.page.getByTestId('recovery-timeline').screenshot({ path: join(ARTIFACTS, 'inspector-timeline.png') });
+  });
+
+  it('the zoom buttons sit outside the drawing and cover no node', async () => {
+    const canvas = await wb.page.locator('.graph-canvas').boundingBox();
+    expect(await wb.page.locator('.graph-canvas .react-flow__controls').count()).toBe(0);
+    for (const id of ['graph-zoom-in', 'graph-zoom-out', 'graph-fit']) {
+      const box = await wb.page.getByTestId(id).boundingBox();
+      expect(box && canvas && box.y + box.height <= canvas.y).toBe(true);
+    }
+    const before = await wb.page.locator('.react-flow__viewport').getAttribute('style');
+    await wb.page.getByTestId('graph-zoom-in').click();
+    await expect.poll(() => wb.page.locator('.react-flow__viewport').getAttribute('style')).not.toBe(before);
+  });
+});

@@ -1,0 +1,283 @@
+// The inspector's explanation (renderer/inspector/findings.ts): each finding on a small step built for it,
+// then every step of every demo episode, where the gauge's counts must equal its dots and the majority
+// vote's counts, and the cases the issue names read as they should.
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openFirstStore } from '../../electron/backend/first-store';
+import type { WorkbenchService } from '../../electron/backend/service';
+import type { StepRecord } from '../../shared/episode';
+import type { EpisodeView } from '../../shared/views';
+import { majorityOf } from '../../renderer/inspector/derive';
+import {
+  type Arbitration,
+  addedNothingReason,
+  backing,
+  backingMajority,
+  explain,
+  stepEffect,
+  sufficiencyTest,
+  whatIfCause,
+} from '../../renderer/inspector/findings';
+import { caller, newService } from '../backend/helpers';
+
+/** A one-hot row for slot j of J. */
+const oneHot = (j: number, J = 4): number[] => Array.from({ length: J }, (_, k) => (k === j ? 1 : 0));
+
+/** A step of memories m1.. with the given support rows, scorers and slots; P from the logits given. */
+function makeStep(opts: {
+  hypotheses: string[];
+  support: number[][];
+  scorer?: string[];
+  assignment: number[][];
+  posterior: number[];
+  nEff?: number;
+  entropy?: number;
+  sufficient?: boolean;
+  kappa?: number[];
+}): Arbitration {
+  const K = opts.support.length;
+  const J = opts.assignment[0]?.length ?? 4;
+  return {
+    sliceIds: Array.from({ length: K }, (_, i) => `m${i + 1}`),
+    hypotheses: opts.hypotheses,
+    support: opts.support,
+    scorer: opts.scorer ?? opts.support.map(() => 'claims'),
+    assignment: opts.assignment,
+    kappa: opts.kappa ?? opts.assignment.map((r) => Math.max(...r)),
+    slotPresence: Array.from({ length: J }, (_, j) => Math.max(...opts.assignment.map((r) => r[j] ?? 0))),
+    nEff: opts.nEff ?? 2,
+    reliability: Array.from({ length: J }, () => 0.8),
+    logits: opts.posterior.map((p) => Math.log(p)),
+    posterior: opts.posterior,
+    entropy: opts.entropy ?? 0.3,
+    sufficient: opts.sufficient ?? true,
+  };
+}
+
+const kinds = (e: { findings: Array<{ kind: string }> }): string[] => e.findings.map((f) => f.kind);
+
+describe('findings on steps built for each case', () => {
+  it('names a slot that holds memories backing different answers', () => {
+    // Three entries say dawn, one says midnight; the midnight one sits in dawn's slot S1.
+    const step = makeStep({
+      hypotheses: ['dawn', 'midnight'],
+      support: [[1, -1], [1, -1], [1, -1], [-1, 1], [-1, 1]],
+      assignment: [oneHot(0), oneHot(0), oneHot(0), oneHot(0), oneHot(1)],
+      posterior: [0.3, 0.7],
+    });
+    const e = explain({ step, gold: 'midnight', thresholds: { tauN: 2, tauH: 0.7 } });
+    const shared = e.findings.find((f) => f.kind === 'shared-slot');
+    expect(shared?.title).toBe('S1 shared by dawn and midnight');
+    expect(shared?.text).toContain('dawn: 3 entries; midnight: 1 entry');
+    expect(shared?.slots).toEqual([0]);
+    expect(e.sentence).toContain('slot S1 holds memories backing different answers');
+    // Answers that only share slots among themselves raise nothing.
+    const clean = explain({ step: { ...step, assignment: [oneHot(0), oneHot(0), oneHot(0), oneHot(1), oneHot(2)] } });
+    expect(kinds(clean)).not.toContain('shared-slot');
+  });
+
+  it('says when the gold answer is not among the hypotheses, even where vote and CAMA agree', () => {
+    const step = makeStep({ hypotheses: ['grey', 'blue'], support: [[1, -1], [-1, 1], [-1, 1]], assignment: [oneHot(0), oneHot(1), oneHot(2)], posterior: [0.2, 0.8] });
+    const e = explain({ step, gold: 'green' });
+    expect(e.findings.find((f) => f.kind === 'gold-absent')?.title).toBe('gold "green" not among the hypotheses');
+    expect(e.sentence).toMatch(/^The vote and CAMA agree on blue/);
+    expect(e.sentence).toContain('the gold answer is not among the hypotheses');
+    // Gold present (any case), or unknown: no such finding.
+    expect(kinds(explain({ step, gold: 'Blue' }))).not.toContain('gold-absent');
+    expect(kinds(explain({ step, gold: null }))).not.toContain('gold-absent');
+  });
+
+  it('flags a diffuse Z (no evidence row above 0.5), ignoring the uniform rows of memories that state nothing', () => {
+    const spread = [0.45, 0.35, 0.2, 0];
+    const step = makeStep({
+      hypotheses: ['a', 'b'],
+      support: [[1, -1], [-1, 1], [0, 0]],
+      scorer: ['claims', 'claims', 'none'],
+      assignment: [spread, [0.3, 0.4, 0.3, 0], [0.25, 0.25, 0.25, 0.25]],
+      kappa: [0.12, 0.08, 0],
+      posterior: [0.5, 0.5],
+    });
+    const e = explain({ step });
+    const d = e.findings.find((f) => f.kind === 'diffuse-z');
+    expect(d?.text).toContain("no memory's strongest slot holds more than 0.5");
+    expect(d?.text).toContain('κ 0.08–0.12');
+    // One clear evidence row and confident κ: not diffuse, whatever the non-evidence rows look like.
+    const clear = { ...step, assignment: [oneHot(0), oneHot(1), [0.25, 0.25, 0.25, 0.25]], kappa: [1, 1, 0] };
+    expect(kinds(explain({ step: clear }))).not.toContain('diffuse-z');
+  });
+
+  it('names the failing half of the sufficiency rule', () => {
+    const base = makeStep({ hypotheses: ['a'], support: [[1]], assignment: [oneHot(0)], posterior: [1] });
+    const lowN = { ...base, nEff: 1, entropy: 0.1, sufficient: false };
+    expect(sufficiencyTest(lowN, { tauN: 2, tauH: 0.7 })).toEqual({ sufficient: false, failing: ['N_eff 1.00 < τ_N 2'], holding: ['H(P) 0.100 ≤ τ_H 0.7'] });
+    expect(explain({ step: lowN, thresholds: { tauN: 2, tauH: 0.7 } }).findings.find((f) => f.kind === 'insufficient')).toMatchObject({
+      title: 'insufficient: N_eff',
+      text: 'Not sufficient: N_eff 1.00 < τ_N 2 (H(P) 0.100 ≤ τ_H 0.7 holds).',
+    });
+    const highH = { ...base, nEff: 3, entropy: 0.84, sufficient: false };
+    expect(explain({ step: highH, thresholds: { tauN: 2, tauH: 0.7 } }).findings.find((f) => f.kind === 'insufficient')?.title).toBe('insufficient: H(P)');
+    const both = { ...base, nEff: 1, entropy: 0.9, sufficient: false };
+    expect(sufficiencyTest(both, { tauN: 2, tauH: 0.7 }).failing).toEqual(['N_eff 1.00 < τ_N 2', 'H(P) 0.900 > τ_H 0.7']);
+    // Just below the threshold: printed with the decimals that show it.
+    expect(sufficiencyTest({ ...base, nEff: 1.999997, entropy: 0.47, sufficient: false }, { tauN: 2, tauH: 0.7 }).failing).toEqual(['N_eff 1.999997 < τ_N 2']);
+    const ok = { ...base, nEff: 3, entropy: 0.1, sufficient: true };
+    expect(explain({ step: ok, thresholds: { tauN: 2, tauH: 0.7 } }).findings.find((f) => f.kind === 'sufficient')?.text).toBe(
+      'Sufficient: N_eff 3.00 ≥ τ_N 2 and H(P) 0.100 ≤ τ_H 0.7.',
+    );
+  });
+
+  it('says why a step that took an action added nothing', () => {
+    const expand = { kind: 'expand' as const, label: 'Expand("north gate")', target: 'north gate', probability: 0.7 };
+    expect(addedNothingReason({ chosen: expand, added: { memoryIds: [], edges: [] } })).toContain('Expand("north gate") found no memory outside the slice');
+    const trace = { kind: 'trace' as const, label: 'Trace(m3)', target: 'm3', probability: 1 };
+    expect(addedNothingReason({ chosen: trace, added: { memoryIds: [], edges: [] } })).toContain('the recorded parent is not in the store');
+    expect(addedNothingReason({ chosen: expand, added: { memoryIds: ['m9'], edges: [] } })).toBeNull();
+    expect(addedNothingReason({ chosen: { kind: 'stop', label: 'Stop', probability: 1 }, added: { memoryIds: [], edges: [] } })).toBeNull();
+    const step = makeStep({ hypotheses: ['a'], support: [[1]], assignment: [oneHot(0)], posterior: [1] });
+    expect(kinds(explain({ step, record: { chosen: expand, added: { memoryIds: [], edges: [] } } }))).toContain('added-nothing');
+  });
+
+  it("explains a what-if's N_eff change by the factors that merged", () => {
+    const stored = makeStep({
+      hypotheses: ['a', 'b'],
+      support: [[1, -1], [-1, 1], [-1, 1]],
+      assignment: [oneHot(0), oneHot(1), oneHot(2)],
+      posterior: [0.2, 0.8],
+      nEff: 3,
+    });
+    const merged = { ...stored, assignment: [oneHot(0), oneHot(1), oneHot(1)], nEff: 2, posterior: [0.35, 0.65] };
+    const edits = { disabled: [], addEdges: [{ child: 'm3', parent: 'm2' }], removeEdges: [] };
+    expect(whatIfCause(stored, merged)).toEqual(['S2 and S3 merged into S2 (m2 and m3 now count as one factor)']);
+    const e = explain({ step: merged, whatIf: { stored, edits } });
+    expect(e.findings[0]).toMatchObject({ kind: 'whatif-neff', title: 'N_eff 3.000 → 2.000' });
+    expect(e.findings[0]?.text).toBe('N_eff falls from 3.000 to 2.000 (−1.000) after adding edge m3←m2: S2 and S3 merged into S2 (m2 and m3 now count as one factor).');
+    // A relabelled but identical partition is no cause at all; a split is.
+    const relabelled = { ...stored, assignment: [oneHot(3), oneHot(0), oneHot(1)] };
+    expect(whatIfCause(stored, relabelled)).toEqual([]);
+    expect(whatIfCause(merged, stored)).toEqual(['S2 split into S2 and S3 (m2 and m3 now count separately)']);
+  });
+
+  it('counts only memories that state a value: a support row from a memory that states nothing backs nothing', () => {
+    // m3 states nothing (scorer none) yet carries a stray positive score, as a neural scorer could give it.
+    const step = makeStep({
+      hypotheses: ['red', 'amber'],
+      support: [[1, -1], [1, -1], [0.4, 0.1], [-1, 1]],
+      scorer: ['claims', 'claims', 'none', 'claims'],
+      assignment: [oneHot(0), oneHot(0), oneHot(0), oneHot(1)],
+      posterior: [0.4, 0.6],
+    });
+    const b = backing(step);
+    expect(b.map((x) => [x.hypothesis, x.count, x.backers.map((y) => y.id)])).toEqual([
+      ['red', 2, ['m1', 'm2']],
+      ['amber', 1, ['m4']],
+    ]);
+    expect(backingMajority(b)).toEqual({ hypothesis: 'red', count: 2, tied: [] });
+    expect(explain({ step }).sentence).toContain("The vote favours red with 2 entries, but they share slot S1");
+  });
+
+  it('refuses a step whose arrays disagree', () => {
+    const step = makeStep({ hypotheses: ['a', 'b'], support: [[1, -1]], assignment: [oneHot(0)], posterior: [1, 0] });
+    expect(() => explain({ step: { ...step, posterior: [1] } })).toThrow(/2 hypotheses vs 1 posterior values/);
+  });
+
+  it('gives the effect of a step: ΔN_eff and ΔP for the leading hypotheses, new ones marked', () => {
+    const before = makeStep({ hypotheses: ['high'], support: [[1]], assignment: [oneHot(0)], posterior: [1], nEff: 1 });
+    const after = makeStep({
+      hypotheses: ['high', 'critical', 'low'],
+      support: [[1, -1, -1], [-1, 1, -1], [-1, -1, 1]],
+      assignment: [oneHot(0), oneHot(1), oneHot(2)],
+      posterior: [0.2, 0.7, 0.1],
+      nEff: 4,
+    });
+    const e = stepEffect(before, after);
+    expect(e.dNEff).toBe(3);
+    expect(e.dP.map((d) => [d.hypothesis, d.before, Number(d.delta.toFixed(3))])).toEqual([
+      ['high', 1, -0.8],
+      ['critical', null, 0.7],
+    ]);
+  });
+});
+
+describe('findings on every step of the demo', () => {
+  let service: WorkbenchService;
+  const { ok } = caller(() => service);
+  const views: EpisodeView[] = [];
+  const byQuery = (q: string): EpisodeView => {
+    const v = views.find((x) => x.query.id === q);
+    if (!v) throw new Error(`the demo has no episode for ${q}`);
+    return v;
+  };
+  const thresholdsOf = (v: EpisodeView) => ({ tauN: Number(v.episode.config.tauN), tauH: Number(v.episode.config.tauH) });
+
+  beforeAll(async () => {
+    service = newService(mkdtempSync(join(tmpdir(), 'wb-findings-')));
+    await openFirstStore(service);
+    for (const row of await ok('queries')) if (row.episodeId) views.push(await ok('episode', { id: row.episodeId }));
+  }, 120_000);
+  afterAll(() => service?.close());
+
+  it('shows as many dots as its count on every step, and that count is the majority vote\'s', () => {
+    let steps = 0;
+    for (const v of views) {
+      v.episode.steps.forEach((step: StepRecord, t) => {
+        const e = explain({ step, gold: v.query.answer ?? null, thresholds: thresholdsOf(v), record: step });
+        const votes = v.votes[t] ?? [];
+        for (const b of e.backing) {
+          const where = `episode ${v.episode.id} t=${t} ${b.hypothesis}`;
+          expect(b.count, where).toBe(b.backers.length);
+          // Every dot is a memory that states a value for the key.
+          for (const x of b.backers) expect(step.scorer[x.row], where).not.toBe('none');
+          expect(b.count, where).toBe(votes.find((x) => x.value.toLowerCase() === b.hypothesis.toLowerCase())?.count ?? 0);
+        }
+        expect(backingMajority(e.backing)?.hypothesis ?? null, `episode ${v.episode.id} t=${t}`).toBe(majorityOf(votes).answer);
+        // The named halves agree with the recorded flag: a failing half exactly when the step is not sufficient.
+        if (step.hypotheses.length > 0) expect(sufficiencyTest(step, thresholdsOf(v)).failing.length === 0, `episode ${v.episode.id} t=${t}`).toBe(step.sufficient);
+        steps++;
+      });
+    }
+    expect(views.length).toBe(80);
+    expect(steps).toBeGreaterThan(150);
+  });
+
+  it('q16 at t = 1: dawn\'s 8 entries are one factor (S1), midnight\'s 2 are two, and no slot mixes them', () => {
+    const v = byQuery('q16');
+    const step = v.episode.steps[1] as StepRecord;
+    const e = explain({ step, gold: v.query.answer, thresholds: thresholdsOf(v), record: step });
+    expect(e.backing.map((b) => [b.hypothesis, b.count, b.slots])).toEqual([
+      ['dawn', 8, [0]],
+      ['midnight', 2, [1, 2]],
+    ]);
+    expect(e.findings.find((f) => f.kind === 'collapsed')?.title).toBe('dawn: 8 entries, 1 factor');
+    expect(kinds(e)).not.toContain('shared-slot');
+    expect(e.sentence).toMatch(/^The vote favours dawn with 8 entries, but they share slot S1 \(e=1\.00, ρ=0\.76\); midnight's 2 entries are 2 separate slots \(S2, S3\)/);
+  });
+
+  it('q14 at t = 2: the slot that holds both open and locked entries is named', () => {
+    const v = byQuery('q14');
+    const step = v.episode.steps[2] as StepRecord;
+    const shared = explain({ step, gold: v.query.answer, thresholds: thresholdsOf(v) }).findings.filter((f) => f.kind === 'shared-slot');
+    expect(shared.map((f) => f.title)).toEqual(['S3 shared by open and locked']);
+  });
+
+  it('q55: the gold answer green is in no hypothesis, and the finding says so', () => {
+    const v = byQuery('q55');
+    const step = v.episode.steps[0] as StepRecord;
+    expect(v.query.answer).toBe('green');
+    const e = explain({ step, gold: v.query.answer, thresholds: thresholdsOf(v) });
+    expect(e.findings.find((f) => f.kind === 'gold-absent')?.text).toContain('"green" is not among this step\'s hypotheses (grey and blue)');
+  });
+
+  it('q19 at t = 0: an added edge that merges two "open" observations lowers N_eff, and the cause is named', async () => {
+    const v = byQuery('q19');
+    const stored = v.episode.steps[0] as StepRecord;
+    const edits = { disabled: [], addEdges: [{ child: 'm61', parent: 'm59' }], removeEdges: [] };
+    const w = await ok('whatIf', { episodeId: v.episode.id, t: 0, ...edits });
+    const f = explain({ step: w.step, gold: v.query.answer, whatIf: { stored, edits } }).findings[0];
+    expect(w.step.nEff).toBeLessThan(stored.nEff - 0.5);
+    expect(f?.kind).toBe('whatif-neff');
+    expect(f?.text).toMatch(/^N_eff falls from 4\.000 to 3\.000 \(−1\.000\) after adding edge m61←m59: S3 and S4 merged into S3 \(m61, m59 and m348 now count as one factor\)/);
+  });
+});
