@@ -5,6 +5,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { EvalRunView, QueryRow } from '../../shared/views';
+import { resultDiffHref } from '../diff/links';
 
 type Result = EvalRunView['results'][number];
 type Show = 'all' | 'wrong' | 'right';
@@ -69,6 +70,7 @@ export function QueryResults({ run, queries }: { run: EvalRunView; queries: Quer
         <span>gold</span>
         <span>predicted</span>
         <span />
+        <span />
       </div>
       <div ref={scroller} className="results-scroll">
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
@@ -91,6 +93,22 @@ export function QueryResults({ run, queries }: { run: EvalRunView; queries: Quer
                 <span className="ellipsis">{l.gold ?? '—'}</span>
                 <span className={`ellipsis ${l.correct ? 'is-right' : 'is-wrong'}`}>{l.predicted ?? 'no answer'}</span>
                 <span className={l.correct ? 'mark is-right' : 'mark is-wrong'}>{l.correct ? '✓' : '✗'}</span>
+                {l.open !== null ? (
+                  <button
+                    type="button"
+                    className="btn link"
+                    title="diff this episode against another method of this run (or the heuristic provider), step by step"
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      navigate(resultDiffHref(run.results, { ...l, episodeId: l.open as number }));
+                    }}
+                    data-testid="eval-result-diff"
+                  >
+                    diff
+                  </button>
+                ) : (
+                  <span />
+                )}
               </div>
             );
           })}

@@ -4,6 +4,7 @@
 
 import { Link } from 'wouter';
 import type { EpisodeView } from '../../shared/views';
+import { compareEpisodeHref } from '../diff/links';
 import { majorityOf, sameValue } from './derive';
 
 // Episodes record whether their provider and policy are heuristic stand-ins; older records only name
@@ -53,6 +54,9 @@ export function EpisodeHeader({ view }: { view: EpisodeView }) {
         <span className="muted">
           episode {episode.id} · query {query.id} · {episode.method} · {episode.variant} slice
         </span>
+        <Link href={compareEpisodeHref(episode)} data-testid="compare-with" title="this query under another model, policy, engine settings or run, step by step">
+          Compare with…
+        </Link>
         {query.tags.map((tag) => (
           <span key={tag} className="tag plain">
             {tag}

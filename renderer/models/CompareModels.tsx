@@ -6,6 +6,7 @@ import { Bar, BarChart, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 
 import type { EvalMetricsView, ModelSummary } from '../../shared/views';
 import { num } from '../common/format';
 import { METRIC_COLUMNS } from '../evaluation/MetricsTable';
+import { DecisionChanges } from '../diff/DecisionChanges';
 
 /** What Compare shows, in this order: the brief's five first, then the rest of the quality columns. */
 const CHARTED = ['accuracy', 'cmr', 'rs', 'n_eff_mae', 'pair_auc'] as const;
@@ -147,6 +148,7 @@ export function CompareModels({ models }: { models: ModelSummary[] }) {
         Each model's card, scored on the shipped validation split when it was trained. A model trained on a store differs from the shipped ones in its data as well as
         its labels. {active ? `Differences are against the active model, ${active.name}; ` : ''}green is better, red worse. Hover a metric for its definition.
       </p>
+      <DecisionChanges models={models} />
     </div>
   );
 }
