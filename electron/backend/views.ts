@@ -71,7 +71,7 @@ function computeQueryRows(store: Store): QueryRow[] {
       camaCorrect,
       falseMajority: majorityCorrect === false || (gold === null && flip),
       flip,
-      insufficient: q.tags.includes('insufficient') || (first ? !first.sufficient : false),
+      insufficientAtStart: first ? !first.sufficient : false,
       nEff0: first?.nEff ?? null,
       nEffFinal: last?.nEff ?? null,
       steps: episode ? episode.steps.filter((s) => s.chosen && s.chosen.kind !== 'stop').length : 0,

@@ -1,4 +1,4 @@
-// Provenance must be a DAG (BUNDLE.md). A new cycle must use at least one new edge, so a depth-first walk
+// Provenance must be a DAG (docs/bundle-format.md). A new cycle must use at least one new edge, so a depth-first walk
 // from the new edges' children over the combined graph (stored + new edges) finds every new cycle.
 
 export interface NewEdge {

@@ -1,4 +1,4 @@
-// Bundle errors name the file, the 1-based line and the field (BUNDLE.md; DESIGN.md section 7), e.g.
+// Bundle errors name the file, the 1-based line and the field (docs/bundle-format.md), e.g.
 //   memories.jsonl:12: field "agent": expected a string, but it is missing
 
 export class BundleError extends Error {

@@ -1,4 +1,4 @@
-// exportBundle: the store as a bundle (BUNDLE.md). Each line has the known fields in BUNDLE.md's order, then
+// exportBundle: the store as a bundle (docs/bundle-format.md). Each line has the known fields in docs/bundle-format.md's order, then
 // the row's unknown fields in the order they were imported; rows in insertion order. Written atomically.
 import type { BundleRecords, Extra } from '../store/bundleRows';
 import type { Store } from '../store/store';

@@ -1,5 +1,5 @@
 // importBundle: parse and validate the whole bundle first, then write it in ONE transaction, so a bad
-// bundle changes nothing and every error names file, line and field (DESIGN.md section 7).
+// bundle changes nothing and every error names file, line and field.
 import { Random } from '../common/random';
 import type { MemoryRecord } from '../store/bundleRows';
 import type { Store } from '../store/store';

@@ -1,4 +1,4 @@
-// Reading and writing JSON Lines: UTF-8, one JSON object per line, blank lines ignored (BUNDLE.md).
+// Reading and writing JSON Lines: UTF-8, one JSON object per line, blank lines ignored (docs/bundle-format.md).
 import { isUtf8 } from 'node:buffer';
 import path from 'node:path';
 import type { ErrorCollector } from './errors';

@@ -1,9 +1,9 @@
-// One zod schema per bundle file (BUNDLE.md), with messages that say what was expected and what was found.
+// One zod schema per bundle file (docs/bundle-format.md), with messages that say what was expected and what was found.
 // The schemas only validate: the importer keeps each line's raw values (claims verbatim, unknown fields in
 // order), so a schema never needs to reproduce them.
 import { z } from 'zod';
 
-/** The known fields of each file, in BUNDLE.md's order (export writes them in this order, then unknown ones). */
+/** The known fields of each file, in docs/bundle-format.md's order (export writes them in this order, then unknown ones). */
 export const FIELDS = {
   agents: ['id', 'name', 'reliability'],
   memories: ['id', 'agent', 'text', 'kind', 'time', 'source_type', 'observed', 'claims', 'pool', 'factor'],

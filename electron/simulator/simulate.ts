@@ -239,7 +239,7 @@ function manifest(config: SimulatorConfig, world: WorldBuilder, queries: readonl
   for (const m of world.memories) if (m.wording) families[m.wording] = (families[m.wording] ?? 0) + 1;
   return {
     generator: 'cama simulate',
-    format: 'the bundle format of the README (section "The bundle format")',
+    format: 'docs/bundle-format.md',
     name: config.name,
     seed: config.seed,
     memories: world.memories.length,

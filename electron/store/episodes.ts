@@ -14,6 +14,15 @@ export interface EpisodeSummary {
   createdAt: string;
 }
 
+/** One episode whose slice held a memory at some step: where it entered and what the episode decided. */
+export interface MemberEpisode extends Omit<EpisodeSummary, 'id'> {
+  episodeId: number;
+  /** The first step whose slice held the memory. */
+  enteredAt: number;
+  /** The action of step enteredAt − 1 that brought it in (e.g. `Trace(m12)`); null when retrieval did (t = 0). */
+  enteredBy: string | null;
+}
+
 export interface EpisodeFilter {
   queryId?: string;
   method?: string;
@@ -24,6 +33,17 @@ export const EPISODE_SQL = {
   insert: `INSERT INTO episodes (query_id, method, variant, config, answer, n_steps, created_at)
     VALUES (@queryId, @method, @variant, @config, @answer, @nSteps, @createdAt)`,
   insertStep: 'INSERT INTO episode_steps (episode_id, t, record) VALUES (?, ?, ?)',
+  insertMember: 'INSERT OR IGNORE INTO episode_members (memory_id, episode_id, first_t) VALUES (?, ?, ?)',
+  // A memory's episodes, newest first: one range of the (memory_id, episode_id) key, and for each the
+  // label of the action that added it, read from the one step before it entered.
+  byMember: `SELECT e.id AS episodeId, e.query_id AS queryId, e.method, e.variant, e.answer, e.n_steps AS nSteps,
+      e.created_at AS createdAt, m.first_t AS enteredAt,
+      (SELECT json_extract(s.record, '$.chosen.label') FROM episode_steps s
+        WHERE s.episode_id = e.id AND s.t < m.first_t ORDER BY s.t DESC LIMIT 1) AS enteredBy
+    FROM episode_members m JOIN episodes e ON e.id = m.episode_id
+    WHERE m.memory_id = @memoryId
+    ORDER BY m.episode_id DESC LIMIT @limit`,
+  countByMember: 'SELECT count(*) AS n FROM episode_members WHERE memory_id = ?',
   byId: `SELECT id, query_id AS queryId, method, variant, config, answer, n_steps AS nSteps, created_at AS createdAt
     FROM episodes WHERE id = ?`,
   steps: 'SELECT record FROM episode_steps WHERE episode_id = ? ORDER BY t',
@@ -49,6 +69,9 @@ export class EpisodeStore {
   private readonly steps: Database.Statement<[number], { record: string }>;
   private readonly list: Database.Statement<[Record<string, unknown>], EpisodeSummary>;
   private readonly modelsOfLatestStmt: Database.Statement<[Record<string, unknown>], { model: string | null; count: number }>;
+  private readonly insertMember: Database.Statement<[string, number, number]>;
+  private readonly byMember: Database.Statement<[Record<string, unknown>], MemberEpisode>;
+  private readonly countByMember: Database.Statement<[string], { n: number }>;
   private readonly saveTx: (e: EpisodeRecord) => number;
 
   constructor(db: Database.Database) {
@@ -58,6 +81,9 @@ export class EpisodeStore {
     this.steps = db.prepare(EPISODE_SQL.steps);
     this.list = db.prepare(EPISODE_SQL.list);
     this.modelsOfLatestStmt = db.prepare(EPISODE_SQL.modelsOfLatest);
+    this.insertMember = db.prepare(EPISODE_SQL.insertMember);
+    this.byMember = db.prepare(EPISODE_SQL.byMember);
+    this.countByMember = db.prepare(EPISODE_SQL.countByMember);
     this.saveTx = db.transaction((e: EpisodeRecord) => {
       const info = this.insert.run({
         queryId: e.queryId,
@@ -70,6 +96,8 @@ export class EpisodeStore {
       });
       const id = Number(info.lastInsertRowid);
       for (const step of e.steps) this.insertStep.run(id, step.t, toExactJson(step));
+      // Steps are in increasing t, so the first insert of a memory is the step it entered (later ones are ignored).
+      for (const step of e.steps) for (const m of step.sliceIds) this.insertMember.run(m, id, step.t);
       return id;
     });
   }
@@ -107,6 +135,13 @@ export class EpisodeStore {
       method: filter.method ?? null,
       variant: filter.variant ?? null,
     });
+  }
+
+  /** The episodes whose slice held `memoryId` at some step, newest first, at most `limit`, and how many there are. */
+  episodesOfMemory(memoryId: string, limit: number): { total: number; episodes: MemberEpisode[] } {
+    if (!Number.isInteger(limit) || limit < 1) throw new Error(`limit must be a positive integer, got ${limit}`);
+    const total = this.countByMember.get(memoryId)?.n ?? 0;
+    return { total, episodes: total === 0 ? [] : this.byMember.all({ memoryId, limit }) };
   }
 
   /** How many questions' newest episodes (of a method and variant) each model produced. */

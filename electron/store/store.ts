@@ -9,7 +9,7 @@ import type { EpisodeRecord } from '../../shared/episode';
 import { BundleRows } from './bundleRows';
 import { Catalog, type StoreCounts, type StoredLabel } from './catalog';
 import { ContentDigest } from './digest';
-import { EpisodeStore, type EpisodeFilter, type EpisodeSummary } from './episodes';
+import { EpisodeStore, type EpisodeFilter, type EpisodeSummary, type MemberEpisode } from './episodes';
 import { closeAbandonedRuns, EvalRunStore, type EvalResultRow, type EvalRun } from './evalRuns';
 import { type ClaimCoverage, MemoryReader, type SearchHit, type SearchOptions, type StoredMemory } from './memories';
 import { StoreTooNewError } from './errors';
@@ -171,6 +171,11 @@ export class Store {
 
   listEpisodes(filter?: EpisodeFilter): EpisodeSummary[] {
     return this.episodes.listEpisodes(filter);
+  }
+
+  /** The episodes that retrieved a memory (its slice held it at some step), newest first. */
+  episodesOfMemory(memoryId: string, limit = 200): { total: number; episodes: MemberEpisode[] } {
+    return this.episodes.episodesOfMemory(memoryId, limit);
   }
 
   // --- eval runs ------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import { useSession } from '../app/session';
 import { AnalyseAction } from '../common/AnalyseAction';
 import { Empty, Loading } from '../common/controls';
 import { ErrorBox } from '../common/ErrorBox';
+import { distinctIdLabels } from '../common/ids';
 import { useFetch } from '../common/useFetch';
 import { FilterBar } from './FilterBar';
 import { filterRows, indexRows, sortRows, useBrowser } from './filters';
@@ -20,7 +21,7 @@ function Browser({ store }: { store: StoreInfo }) {
   const fetched = useFetch(`queries:${store.path}:${revision}`, () => api.queries({}));
   const falseMajority = useBrowser((s) => s.falseMajority);
   const flips = useBrowser((s) => s.flips);
-  const insufficient = useBrowser((s) => s.insufficient);
+  const insufficientAtStart = useBrowser((s) => s.insufficientAtStart);
   const tag = useBrowser((s) => s.tag);
   const text = useBrowser((s) => s.text);
   const sortKey = useBrowser((s) => s.sortKey);
@@ -32,9 +33,11 @@ function Browser({ store }: { store: StoreInfo }) {
 
   const all = fetched.data;
   const indexed = useMemo(() => indexRows(all ?? []), [all]);
+  // Labels from every row, not only the visible ones, so that a row's label does not change with the filters.
+  const idLabels = useMemo(() => distinctIdLabels((all ?? []).map((r) => r.id)), [all]);
   const visible = useMemo(
-    () => sortRows(filterRows(indexed, { falseMajority, flips, insufficient, tag, text, sortKey, sortDesc, selected: null }), sortKey, sortDesc),
-    [indexed, falseMajority, flips, insufficient, tag, text, sortKey, sortDesc],
+    () => sortRows(filterRows(indexed, { falseMajority, flips, insufficientAtStart, tag, text, sortKey, sortDesc, selected: null }), sortKey, sortDesc),
+    [indexed, falseMajority, flips, insufficientAtStart, tag, text, sortKey, sortDesc],
   );
 
   // Keyboard navigation works at once: the table takes the focus when the rows first arrive.
@@ -80,7 +83,7 @@ function Browser({ store }: { store: StoreInfo }) {
       ) : visible.length === 0 ? (
         <Empty>No query matches these filters.</Empty>
       ) : (
-        <QueryTable rows={visible} selected={selected} onSelect={(id) => set({ selected: id })} onOpen={open} handle={table} />
+        <QueryTable rows={visible} idLabels={idLabels} selected={selected} onSelect={(id) => set({ selected: id })} onOpen={open} handle={table} />
       )}
       <p className="browser-keys muted">
         ↑/↓ select · Enter opens the episode · click a header to sort, again to reverse · red rows: the majority vote is wrong (a false majority)

@@ -1,4 +1,4 @@
-// The browser's filters: false majority, decision flips, insufficient, a tag, and text over the id,
+// The browser's filters: false majority, decision flips, not sufficient at t=0, a tag, and text over the id,
 // the question and the answers. They combine (AND); the count says how many rows pass.
 
 import { useMemo } from 'react';
@@ -20,7 +20,7 @@ function Flag({ testId, label, title, checked, n, onChange }: { testId: string; 
 export function FilterBar({ rows, shown, onArrowDown }: { rows: readonly QueryRow[]; shown: number; onArrowDown(): void }) {
   const falseMajority = useBrowser((s) => s.falseMajority);
   const flips = useBrowser((s) => s.flips);
-  const insufficient = useBrowser((s) => s.insufficient);
+  const insufficientAtStart = useBrowser((s) => s.insufficientAtStart);
   const tag = useBrowser((s) => s.tag);
   const text = useBrowser((s) => s.text);
   const set = useBrowser((s) => s.set);
@@ -29,12 +29,12 @@ export function FilterBar({ rows, shown, onArrowDown }: { rows: readonly QueryRo
     () => ({
       falseMajority: rows.filter((r) => r.falseMajority).length,
       flips: rows.filter((r) => r.flip).length,
-      insufficient: rows.filter((r) => r.insufficient).length,
+      insufficientAtStart: rows.filter((r) => r.insufficientAtStart).length,
       tags: tagCounts(rows),
     }),
     [rows],
   );
-  const filtered = anyFilter({ falseMajority, flips, insufficient, tag, text });
+  const filtered = anyFilter({ falseMajority, flips, insufficientAtStart, tag, text });
   return (
     <div className="filter-bar">
       <input
@@ -62,12 +62,12 @@ export function FilterBar({ rows, shown, onArrowDown }: { rows: readonly QueryRo
       />
       <Flag testId="filter-flips" label="flips" title="CAMA’s decision differs from the majority vote" checked={flips} n={totals.flips} onChange={(v) => set({ flips: v })} />
       <Flag
-        testId="filter-insufficient"
-        label="insufficient"
-        title="tagged insufficient, or the initial slice was not sufficient (N_eff < τ_N or H(P) > τ_H)"
-        checked={insufficient}
-        n={totals.insufficient}
-        onChange={(v) => set({ insufficient: v })}
+        testId="filter-insufficient-at-start"
+        label="not sufficient at t=0"
+        title="CAMA’s sufficiency rule failed on the initial slice (N_eff < τ_N or H(P) > τ_H), so the episode had to recover. The tag “insufficient” is another thing: the benchmark’s D_rec (a factor backing the gold answer is missing from the slice, from ground truth)"
+        checked={insufficientAtStart}
+        n={totals.insufficientAtStart}
+        onChange={(v) => set({ insufficientAtStart: v })}
       />
       <select className="field" value={tag} onChange={(e) => set({ tag: e.target.value })} aria-label="tag" data-testid="filter-tag">
         <option value="">all tags</option>

@@ -2,7 +2,7 @@
 // queries scroll smoothly. A header click sorts by that column, a second click reverses it.
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type Ref, useEffect, useImperativeHandle, useRef } from 'react';
+import { type CSSProperties, type KeyboardEvent, type Ref, useEffect, useImperativeHandle, useRef } from 'react';
 import type { QueryRow } from '../../shared/views';
 import { num } from '../common/format';
 import { type SortKey, useBrowser } from './filters';
@@ -33,11 +33,13 @@ function verdict(correct: boolean | null): string {
   return correct === null ? '' : correct ? ' is-right' : ' is-wrong';
 }
 
-function Cells({ row }: { row: QueryRow }) {
+function Cells({ row, idLabel }: { row: QueryRow; idLabel: string }) {
   const analysed = row.episodeId !== null;
   return (
     <>
-      <div className="cell mono">{row.id}</div>
+      <div className="cell mono" title={row.id} data-testid="query-id">
+        {idLabel}
+      </div>
       <div className="cell" title={row.text}>
         {row.text}
       </div>
@@ -88,6 +90,13 @@ function Header() {
   );
 }
 
+/** The id column's width in pixels: the longest label in a 13px monospace font (about 8px a character), plus padding. */
+function idColumnWidth(labels: ReadonlyMap<string, string>): number {
+  let longest = 0;
+  for (const l of labels.values()) longest = Math.max(longest, [...l].length);
+  return Math.min(300, Math.max(76, longest * 8 + 20));
+}
+
 export interface QueryTableHandle {
   focus(): void;
 }
@@ -98,8 +107,11 @@ export function QueryTable({
   onSelect,
   onOpen,
   handle,
+  idLabels,
 }: {
   rows: QueryRow[];
+  /** A short form of each id that tells it from every other (renderer/common/ids.ts). */
+  idLabels: ReadonlyMap<string, string>;
   selected: string | null;
   onSelect(id: string): void;
   onOpen(row: QueryRow): void;
@@ -148,6 +160,7 @@ export function QueryTable({
       tabIndex={0}
       onKeyDown={onKeyDown}
       data-testid="query-table"
+      style={{ '--qt-id-w': `${idColumnWidth(idLabels)}px` } as CSSProperties}
     >
       <Header />
       <div className="qt-body" style={{ height: virtual.getTotalSize() }}>
@@ -170,7 +183,7 @@ export function QueryTable({
               data-query-id={row.id}
               data-episode-id={row.episodeId ?? ''}
             >
-              <Cells row={row} />
+              <Cells row={row} idLabel={idLabels.get(row.id) ?? row.id} />
             </div>
           );
         })}

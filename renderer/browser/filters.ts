@@ -9,7 +9,7 @@ export type SortKey = 'id' | 'text' | 'answer' | 'majority' | 'cama' | 'nEff0' |
 export interface BrowserFilters {
   falseMajority: boolean;
   flips: boolean;
-  insufficient: boolean;
+  insufficientAtStart: boolean;
   tag: string;
   text: string;
   sortKey: SortKey;
@@ -24,7 +24,7 @@ interface BrowserState extends BrowserFilters {
   clear(): void;
 }
 
-const NO_FILTERS = { falseMajority: false, flips: false, insufficient: false, tag: '', text: '' };
+const NO_FILTERS = { falseMajority: false, flips: false, insufficientAtStart: false, tag: '', text: '' };
 
 export const useBrowser = create<BrowserState>((set, get) => ({
   ...NO_FILTERS,
@@ -37,7 +37,7 @@ export const useBrowser = create<BrowserState>((set, get) => ({
 }));
 
 export function anyFilter(f: Pick<BrowserFilters, keyof typeof NO_FILTERS>): boolean {
-  return f.falseMajority || f.flips || f.insufficient || f.tag !== '' || f.text.trim() !== '';
+  return f.falseMajority || f.flips || f.insufficientAtStart || f.tag !== '' || f.text.trim() !== '';
 }
 
 /** What the text search looks in: the id, the question and every answer (gold, vote, CAMA). */
@@ -60,7 +60,7 @@ export function filterRows(rows: readonly IndexedRow[], f: BrowserFilters): Quer
   for (const { row, search } of rows) {
     if (f.falseMajority && !row.falseMajority) continue;
     if (f.flips && !row.flip) continue;
-    if (f.insufficient && !row.insufficient) continue;
+    if (f.insufficientAtStart && !row.insufficientAtStart) continue;
     if (f.tag && !row.tags.includes(f.tag)) continue;
     if (needle && !search.includes(needle)) continue;
     out.push(row);

@@ -10,6 +10,17 @@ const SERIES = [
   { key: 'ERR ↑', field: 'err', color: '#1f8a4c' },
 ] as const;
 
+// Method names (cama_wo_trace, majority_vote, ...) are long; level, every one shown (interval 0), they ran
+// into each other. They are drawn slanted, ending under their bars, with the axis as tall as the longest
+// needs: about 6.2 px a character at 11 px, times sin(35°), plus the tick's offset.
+const TICK_ANGLE = -35;
+const CHAR_PX = 6.2;
+
+export function tickAxisHeight(names: readonly string[]): number {
+  const longest = Math.max(0, ...names.map((n) => n.length));
+  return Math.ceil(longest * CHAR_PX * Math.sin((-TICK_ANGLE * Math.PI) / 180)) + 16;
+}
+
 export function MetricsChart({ methods }: { methods: Record<string, EvalMetricsView> }) {
   const data = Object.entries(methods).map(([method, m]) => {
     const point: Record<string, string | number | null> = { method };
@@ -17,19 +28,29 @@ export function MetricsChart({ methods }: { methods: Record<string, EvalMetricsV
     return point;
   });
   if (data.length === 0) return null;
+  const axisHeight = tickAxisHeight(Object.keys(methods));
   return (
     <div className="metrics-chart" data-testid="metrics-chart">
-      <ResponsiveContainer width="100%" height={260}>
+      <ResponsiveContainer width="100%" height={240 + axisHeight}>
         <BarChart data={data} margin={{ top: 8, right: 12, bottom: 4, left: 0 }} barCategoryGap="22%">
           <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e3e6ea" />
-          <XAxis dataKey="method" tick={{ fontSize: 11, fill: '#4a545e' }} interval={0} tickLine={false} axisLine={{ stroke: '#c9ced4' }} />
+          <XAxis
+            dataKey="method"
+            tick={{ fontSize: 11, fill: '#4a545e' }}
+            interval={0}
+            angle={TICK_ANGLE}
+            textAnchor="end"
+            height={axisHeight}
+            tickLine={false}
+            axisLine={{ stroke: '#c9ced4' }}
+          />
           <YAxis domain={[0, 100]} tick={{ fontSize: 11, fill: '#66707a' }} tickLine={false} axisLine={false} width={36} unit="" />
           <Tooltip
             formatter={(v) => (typeof v === 'number' ? `${v.toFixed(1)} %` : '—')}
             contentStyle={{ fontSize: 12, borderRadius: 6, borderColor: '#dde1e5' }}
             cursor={{ fill: '#f1f4f8' }}
           />
-          <Legend wrapperStyle={{ fontSize: 12 }} iconSize={10} itemSorter={null} />
+          <Legend verticalAlign="top" wrapperStyle={{ fontSize: 12, paddingBottom: 4 }} iconSize={10} itemSorter={null} />
           {SERIES.map((s) => (
             <Bar key={s.key} dataKey={s.key} fill={s.color} radius={[2, 2, 0, 0]} isAnimationActive={false} />
           ))}

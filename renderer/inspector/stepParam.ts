@@ -1,7 +1,9 @@
-// The step in the address, after the hash route (`#/episode/7?t=2`): read once on open, kept up to
-// date with replaceState (no new history entry), and dropped when the inspector closes. Keeping it
+// The step in the address, after the hash route (`#/episode/7?t=2`): read when the inspector opens, kept
+// up to date with replaceState (no new history entry), and dropped when the inspector closes. Keeping it
 // inside the hash matters: a change to the page's own query string would make Back change more than
 // the hash, and the browser would then fire no hashchange for the router to follow.
+
+import { useSyncExternalStore } from 'react';
 
 function hashSearch(): URLSearchParams {
   const q = window.location.hash.indexOf('?');
@@ -30,4 +32,32 @@ export function writeStepParam(t: number | null): void {
 export function episodeIdFromHash(): number | null {
   const m = /^#\/?episode\/(\d+)/.exec(window.location.hash);
   return m ? Number(m[1]) : null;
+}
+
+/**
+ * Counts the navigations that name a step: hashchange events whose address carries `?t=`. The inspector
+ * keeps its own step in the address with replaceState, which fires no hashchange, so each of these is a
+ * link followed, an address typed or Back/Forward. The route keys the inspector on this count
+ * (useStepLinkKey), so a link to another step of the episode already open opens that step rather than
+ * being ignored. Registered when this module loads, before any component subscribes, so the count has
+ * moved by the time the router re-renders for the same event.
+ */
+let stepLinks = 0;
+const stepLinkListeners = new Set<() => void>();
+if (typeof window !== 'undefined') {
+  window.addEventListener('hashchange', () => {
+    if (readStepParam() === null) return;
+    stepLinks += 1;
+    for (const l of stepLinkListeners) l();
+  });
+}
+
+function subscribeStepLinks(listener: () => void): () => void {
+  stepLinkListeners.add(listener);
+  return () => stepLinkListeners.delete(listener);
+}
+
+/** A key for the inspector's route that changes when a link names a step (see above). */
+export function useStepLinkKey(): number {
+  return useSyncExternalStore(subscribeStepLinks, () => stepLinks);
 }

@@ -5,6 +5,7 @@
 
 import type { MemoryView } from '../../shared/views';
 import { ClaimList } from '../common/MemoryParts';
+import { MemoryEpisodes } from '../common/MemoryEpisodes';
 import { num } from '../common/format';
 import { MarkedText } from './overlap';
 
@@ -83,6 +84,7 @@ export function MemoryCard({
       </dl>
       <h3 className="mem-sub">claims</h3>
       <ClaimList claims={m.claims} />
+      <MemoryEpisodes memoryId={m.id} gold={false} />
     </article>
   );
 }

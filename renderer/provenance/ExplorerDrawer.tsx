@@ -3,6 +3,7 @@
 
 import { api } from '../api/client';
 import { ClaimList, GroundTruthFactor } from '../common/MemoryParts';
+import { MemoryEpisodes } from '../common/MemoryEpisodes';
 import { useFetch } from '../common/useFetch';
 import { fmt } from '../inspector/derive';
 import { cascadeColor } from './colors';
@@ -89,6 +90,7 @@ export function ExplorerDrawer({ cascadeOf, onOpen }: { cascadeOf: (id: string) 
             </Field>
           </dl>
           <GroundTruthFactor factor={m.factor} />
+          <MemoryEpisodes memoryId={m.id} />
         </>
       )}
     </aside>

@@ -11,7 +11,7 @@ import { formatTable } from '../table';
 
 export function simulateCommand(): Command {
   return new Command('simulate')
-    .description('generate a seeded bundle in which copied sources form false majorities (DESIGN.md section 5)')
+    .description('generate a seeded bundle in which copied sources form false majorities (README.md, "The simulator"; the format: docs/bundle-format.md)')
     .option('--config <file>', 'a JSON config; fields not given take their defaults (see --print-config)')
     .option('--seed <n>', 'the seed; overrides the config seed', parseSeed)
     .option('--out <dir>', 'the bundle folder to write (replaced atomically)')

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { initial } from './001-initial';
 import { claimsNoCase } from './002-claims-nocase';
 import { evalRunOwner } from './003-eval-run-owner';
+import { episodeMembers } from './004-episode-members';
 
 export interface Migration {
   /** The user_version the database has once this migration ran; 1, 2, 3, ... without gaps. */
@@ -11,4 +12,4 @@ export interface Migration {
   up(db: Database.Database): void;
 }
 
-export const migrations: readonly Migration[] = [initial, claimsNoCase, evalRunOwner];
+export const migrations: readonly Migration[] = [initial, claimsNoCase, evalRunOwner, episodeMembers];
