@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 import type { Label } from './domain';
+import type { DecisionChange, EpisodeDiffView, StoredEpisodeOption } from './diff';
 import type {
   EpisodeView,
   EvalRunSummary,
@@ -12,13 +13,16 @@ import type {
   GraphView,
   JobStatus,
   LabelCandidate,
+  LabelEffect,
   LabelStats,
+  MemoryEpisodes,
   MemoryView,
   ModelSummary,
   ProvenanceOverview,
   QueryRow,
   Session,
   StoreInfo,
+  TrainPlan,
   WhatIfResult,
 } from './views';
 
@@ -38,6 +42,18 @@ const id = z.string().min(1).max(500);
 const path = z.string().min(1).max(4096);
 const edge = z.object({ child: id, parent: id, relation: z.string().max(100).optional() }).strict();
 const none = z.object({}).strict();
+/** One side of an episode diff: a stored episode, or a run of a query under a model, a policy and engine settings. */
+const diffSpec = z.union([
+  z.object({ episodeId: z.number().int().positive() }).strict(),
+  z
+    .object({
+      queryId: id,
+      model: z.string().min(1).max(200).optional(),
+      policy: z.enum(['learned', 'heuristic']).optional(),
+      engine: z.record(z.string(), z.unknown()).optional(),
+    })
+    .strict(),
+]);
 
 export const API = {
   session: call<Session>()(none, 'the mode, the open store, recent stores'),
@@ -61,6 +77,10 @@ export const API = {
   queries: call<QueryRow[]>()(none, "the browser's rows: every query with its vote, CAMA's decision and flags"),
   episode: call<EpisodeView>()(z.object({ id: z.number().int().positive() }).strict(), 'an episode with its query, memories and labels'),
   memory: call<MemoryView>()(z.object({ id }).strict(), 'one memory in full'),
+  memoryEpisodes: call<MemoryEpisodes>()(
+    z.object({ id, limit: z.number().int().min(1).max(1000).optional() }).strict(),
+    'the episodes that retrieved a memory (newest first), each with the step where it entered and the decision',
+  ),
   provenance: call<GraphView>()(
     z.object({ ids: z.array(id).min(1).max(5000), depth: z.number().int().min(0).max(20) }).strict(),
     'memories with their recorded ancestors up to a depth',
@@ -119,6 +139,12 @@ export const API = {
   ),
   labelStats: call<LabelStats>()(none, 'label counts, agreement between researchers (and κ), and agreement with the model'),
   models: call<ModelSummary[]>()(none, 'the evidence models: shipped and user-trained, with their cards, and which is active'),
+  trainPlan: call<TrainPlan>()(none, "what training from the app would use (the open store's questions, the validation split) and whether it is enough"),
+  labelEffect: call<LabelEffect>()(
+    z.object({ before: z.string().min(1).max(4096), after: z.string().min(1).max(4096) }).strict(),
+    'r_ij on every labelled pair and the labelled questions\' decisions under two of the workbench\'s models (before / after the labels)',
+  ),
+  exportLabels: call<{ jsonl: string; count: number }>()(none, "the store's labels as a bundle's labels.jsonl"),
   activateModel: call<StoreInfo | null>()(
     z.object({ file: z.string().min(1).max(4096) }).strict(),
     'run this model from now on (new analyses and evaluations); refused when its contract differs',
@@ -135,6 +161,15 @@ export const API = {
       })
       .strict(),
     "train a model on the open store's questions (and, unless useLabels is false, its labels) into the data folder (a job)",
+  ),
+  episodeDiff: call<EpisodeDiffView>()(
+    z.object({ left: diffSpec, right: diffSpec }).strict(),
+    'one query under two settings (stored episodes, or runs under a model, policy and engine settings), aligned step by step',
+  ),
+  queryEpisodes: call<StoredEpisodeOption[]>()(z.object({ queryId: id }).strict(), "a query's stored episodes (analyses and evaluation runs), newest first"),
+  decisionChanges: call<DecisionChange[]>()(
+    z.object({ left: id, right: id }).strict(),
+    'the queries two models (by name, or "heuristic") decide differently, each run afresh under both',
   ),
   choosePath: call<string | null>()(
     z.object({ kind: z.enum(['file', 'folder']), save: z.boolean().optional(), title: z.string().max(200).optional() }).strict(),

@@ -61,8 +61,12 @@ export interface QueryRow {
   falseMajority: boolean;
   /** CAMA's decision differs from the vote. */
   flip: boolean;
-  /** Tagged insufficient, or the initial slice was not sufficient. */
-  insufficient: boolean;
+  /**
+   * CAMA's sufficiency rule failed on the initial slice (N_eff < τ_N or H(P) > τ_H), so the episode had to
+   * recover. Not the bundle's `insufficient` tag, which is the benchmark's D_rec (a factor supporting the gold
+   * answer is missing from the slice, known from ground truth): the tag filter selects that one.
+   */
+  insufficientAtStart: boolean;
   nEff0: number | null;
   nEffFinal: number | null;
   steps: number;
@@ -244,4 +248,89 @@ export interface ModelSummary {
   labelsUsed: number | null;
   calibration: { tauP: number; tauN: number; tauH: number } | null;
   validation: EvalMetricsView | null;
+  /** The store file it was trained on (its card's training data, where that was a store). */
+  trainedOnPath?: string | null;
+  /** Trained on the store now open: re-analysing that store with it is in-sample. */
+  inSample?: boolean;
+  /** The data its validation metrics were measured on (models validated on different data do not compare). */
+  validatedOn?: string | null;
+}
+
+/** What training from the app would use, and whether there is enough of it (api.trainPlan). */
+export interface TrainPlan {
+  /** The open store's questions with a gold answer: the training questions. */
+  trainQuestions: number;
+  /** All of the store's questions. */
+  questions: number;
+  labels: number;
+  /** Where epochs and τ_p, τ_N, τ_H are chosen: the shipped validation split (simulated, disjoint). */
+  validation: { name: string; path: string };
+  /** ok: train; warn: may train, the warnings say why the model may be poor; refuse: too little data. */
+  verdict: 'ok' | 'warn' | 'refuse';
+  problems: string[];
+}
+
+/** One labelled pair's r_ij under two models (api.labelEffect). */
+export interface LabelEffectPair {
+  a: string;
+  b: string;
+  /** The question whose slice the pair was judged in; null when no analysed slice or labelled question holds it. */
+  queryId: string | null;
+  labels: Array<{ label: 'dependent' | 'independent' | 'unsure'; author: string }>;
+  rBefore: number | null;
+  rAfter: number | null;
+  /** Share of the pair's decisive labels r_ij agrees with (r ≥ 0.5 = dependent); null when only "unsure". */
+  agreeBefore: number | null;
+  agreeAfter: number | null;
+}
+
+/** What the labels changed: a model without them (or the one in use) against one trained with them. */
+export interface LabelEffect {
+  before: ModelSummary;
+  after: ModelSummary;
+  pairs: LabelEffectPair[];
+  /** Mean agreement with the labels over the pairs with a decisive label. */
+  agreementBefore: number | null;
+  agreementAfter: number | null;
+  /** The decision ĥ of each question a labelled pair belongs to, re-run under each model. */
+  decisions: Array<{
+    queryId: string;
+    question: string;
+    gold: string | null;
+    before: string | null;
+    after: string | null;
+    changed: boolean;
+    /** The question's stored analysis episode, to open in the inspector. */
+    episodeId: number | null;
+  }>;
+}
+
+/** An episode whose slice held a memory at some step (api.memoryEpisodes), with its decision. */
+export interface MemoryEpisode {
+  episodeId: number;
+  queryId: string;
+  /** The question's text, where the store holds the query. */
+  question: string | null;
+  method: string;
+  variant: 'base' | 'corr' | 'ind';
+  /** The episode's decision ĥ (null: no hypothesis). */
+  answer: string | null;
+  /** The question's gold answer, where known, and whether the decision matches it. */
+  gold: string | null;
+  correct: boolean | null;
+  /** The question's newest analysis (the one the Queries view shows), as opposed to an older or evaluation episode. */
+  current: boolean;
+  nSteps: number;
+  createdAt: string;
+  /** The first step whose slice held the memory: the inspector opens there. */
+  enteredAt: number;
+  /** The action that brought it in (e.g. `Trace(m12)`); null when the initial retrieval did (t = 0). */
+  enteredBy: string | null;
+}
+
+export interface MemoryEpisodes {
+  memoryId: string;
+  /** How many episodes retrieved it; `episodes` holds the newest of them, up to the call's limit. */
+  total: number;
+  episodes: MemoryEpisode[];
 }

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
-import type { EvalMetricsView, ModelSummary } from '../../shared/views';
+import type { EvalMetricsView, ModelSummary, TrainPlan } from '../../shared/views';
 import { readCard } from '../model/card';
 import { cardPathFor, DEFAULT_MODEL_FILE, defaultModelsDir, modelNameOf } from '../model/paths';
 
@@ -47,7 +47,8 @@ export class ModelRegistry {
     return file;
   }
 
-  list(): ModelSummary[] {
+  /** Every model; with `openStore`, those trained on that store file are marked in-sample. */
+  list(openStore?: string): ModelSummary[] {
     const active = this.activeFile();
     const out: ModelSummary[] = [];
     for (const [dir, origin] of [
@@ -58,7 +59,8 @@ export class ModelRegistry {
       for (const name of readdirSync(dir).filter((f) => f.endsWith('.onnx')).sort()) {
         const file = join(dir, name);
         if (isPolicy(file)) continue; // the recovery policy lives beside the evidence models
-        out.push(summary(file, origin, file === active));
+        const s = summary(file, origin, file === active);
+        out.push({ ...s, inSample: openStore !== undefined && s.trainedOnPath !== null && s.trainedOnPath === resolve(openStore) });
       }
     }
     return out;
@@ -97,7 +99,8 @@ function summary(file: string, origin: 'shipped' | 'user', active: boolean): Mod
   } catch {
     card = null; // a malformed card: listed without its details (loading the model says why)
   }
-  const data = card?.training.data as { name?: string; path?: string } | undefined;
+  const data = card?.training.data as { name?: string; path?: string; kind?: string } | undefined;
+  const validatedOn = (card?.training.validation as { name?: string } | undefined)?.name ?? null;
   return {
     name: modelNameOf(file),
     file,
@@ -109,5 +112,44 @@ function summary(file: string, origin: 'shipped' | 'user', active: boolean): Mod
     labelsUsed: card?.labels.count ?? null,
     calibration: card?.calibration ? { tauP: card.calibration.tauP, tauN: card.calibration.tauN, tauH: card.calibration.tauH } : null,
     validation: (card?.metrics.validation as EvalMetricsView | null | undefined) ?? null,
+    trainedOnPath: data?.kind === 'store' && data.path ? resolve(data.path) : null,
+    validatedOn,
+  };
+}
+
+/** Below this many questions with a gold answer, training from the app is refused. */
+export const MIN_TRAIN_QUESTIONS = 20;
+/** Below this many, it is allowed with a warning (the shipped default learnt from about 1,700). */
+export const FEW_TRAIN_QUESTIONS = 500;
+
+/**
+ * What training from the app would use: the open store's questions with a gold answer for training
+ * (their labels in L_d), and `validation` (the shipped validation split: simulated, disjoint from any
+ * store) for choosing the epoch and calibrating τ_p, τ_N, τ_H. Refuses below MIN_TRAIN_QUESTIONS;
+ * warns below FEW_TRAIN_QUESTIONS and when there are no labels to learn from.
+ */
+export function trainPlan(counts: { questions: number; withGold: number; labels: number }, validation: string): TrainPlan {
+  const problems: string[] = [];
+  let verdict: TrainPlan['verdict'] = 'ok';
+  if (counts.withGold < MIN_TRAIN_QUESTIONS) {
+    verdict = 'refuse';
+    problems.push(`only ${counts.withGold} question${counts.withGold === 1 ? '' : 's'} with a gold answer: training needs at least ${MIN_TRAIN_QUESTIONS}`);
+  } else if (counts.withGold < FEW_TRAIN_QUESTIONS) {
+    verdict = 'warn';
+    problems.push(
+      `${counts.withGold} questions with a gold answer is little (the shipped default learnt from about 1,700): expect a model worse than the shipped one on validation`,
+    );
+  }
+  if (counts.labels === 0 && verdict !== 'refuse') {
+    verdict = 'warn';
+    problems.push('no researcher labels yet: L_d learns from recorded provenance alone, so the model shows nothing about your labels');
+  }
+  return {
+    trainQuestions: counts.withGold,
+    questions: counts.questions,
+    labels: counts.labels,
+    validation: { name: basename(validation).replace(/\.json$/, ''), path: validation },
+    verdict,
+    problems,
   };
 }

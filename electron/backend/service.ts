@@ -13,11 +13,13 @@ import { type EngineSetup, engineSetup, engineSetupWithModel, loadEngine } from 
 import { Store } from '../store/store';
 import { removeStaleModelTemps } from '../train/staleTemps';
 import { ANALYSIS_METHOD } from './analyse';
+import { DiffEngines, decisionChanges, episodeDiff, queryEpisodes } from './diff';
 import type { PathGrant } from './grant';
 import { JobManager, type WorkerEntry } from './jobs';
-import { labelQueue, labelStats } from './labels';
-import { ModelRegistry } from './models';
+import { labelEffect, labelQueue, labelsJsonl, labelStats } from './labels';
+import { ModelRegistry, trainPlan } from './models';
 import { defaultDataDir, RecentStores } from './paths';
+import { memoryEpisodes } from './memoryEpisodes';
 import { episodeView, memoryView, provenanceGraph, provenanceOverview, queryRows, whatIf } from './views';
 import type { JobRequest } from './worker-protocol';
 
@@ -54,12 +56,15 @@ export class WorkbenchService {
   private demoOpening: Promise<StoreInfo> | null = null;
   /** Models loaded to recompute episodes produced by a model other than the active one. */
   private readonly episodeEngines = new Map<string, Promise<EngineSetup>>();
+  /** Engines for episode diffs (a model, policy and settings per side). */
+  private readonly diffEngines: DiffEngines;
 
   constructor(private readonly opts: ServiceOptions) {
     this.dataDir = opts.dataDir ?? defaultDataDir();
     this.recent = new RecentStores(this.dataDir);
     this.jobs = new JobManager(opts.worker);
     this.models = new ModelRegistry(this.dataDir, opts.modelsDir);
+    this.diffEngines = new DiffEngines(this.models, opts.modelsDir);
     // A training killed before its rename left temporary model files; ours (this pid) are never touched.
     for (const dir of [this.models.shippedDir, this.models.userDir]) removeStaleModelTemps(dir);
     this.engine = this.loadActiveEngine();
@@ -198,6 +203,26 @@ export class WorkbenchService {
     return loaded;
   }
 
+  /** One of the workbench's models by file, loaded once (the label-effect view compares two). */
+  private engineOfModel(file: string): Promise<EngineSetup> {
+    const known = this.models.list().find((m) => m.file === resolve(file));
+    if (!known) throw new Error(`${file} is not one of the workbench's models (see the Models view)`);
+    let loaded = this.episodeEngines.get(known.file);
+    if (!loaded) {
+      loaded = engineSetupWithModel(known.file);
+      this.episodeEngines.set(known.file, loaded);
+    }
+    return loaded;
+  }
+
+  /** What training from the app uses: the open store's gold-answered questions, the shipped validation split. */
+  private trainPlan() {
+    const store = this.current();
+    const validation = this.opts.trainingValidation ?? join(this.opts.resourcesDir, 'configs', 'simulator-validation.json');
+    const queries = store.queries();
+    return trainPlan({ questions: queries.length, withGold: queries.filter((q) => q.answer !== undefined && q.answer !== '').length, labels: store.labels().length }, validation);
+  }
+
   /** Every job runs the same engine as the window: the models folder and the active model travel with it. */
   private withEngine(request: JobRequest): JobRequest {
     return { ...request, modelsDir: this.opts.modelsDir, modelFile: this.models.activeFile() };
@@ -255,6 +280,7 @@ export class WorkbenchService {
     queries: () => queryRows(this.current()),
     episode: ({ id }) => episodeView(this.current(), id),
     memory: ({ id }) => memoryView(this.current(), id),
+    memoryEpisodes: ({ id, limit }) => memoryEpisodes(this.current(), id, limit),
     provenance: ({ ids, depth }) => provenanceGraph(this.current(), ids, depth),
     provenanceOverview: ({ limit }) => provenanceOverview(this.current(), limit),
     whatIf: async (args) => {
@@ -306,7 +332,17 @@ export class WorkbenchService {
     },
     labelQueue: ({ strategy, author, limit }) => labelQueue(this.current(), strategy, author, limit),
     labelStats: () => labelStats(this.current()),
-    models: () => this.models.list(),
+    models: () => this.models.list(this.store?.path),
+    trainPlan: () => this.trainPlan(),
+    labelEffect: async ({ before, after }) => {
+      const store = this.current();
+      const list = this.models.list(store.path);
+      const [x, y] = [list.find((m) => m.file === resolve(before)), list.find((m) => m.file === resolve(after))];
+      if (!x || !y) throw new Error(`${!x ? before : after} is not one of the workbench's models (see the Models view)`);
+      const effect = await labelEffect(store, await this.engineOfModel(x.file), await this.engineOfModel(y.file));
+      return { before: x, after: y, ...effect };
+    },
+    exportLabels: () => labelsJsonl(this.current()),
     activateModel: async ({ file }) => {
       const known = this.models.list().find((m) => m.file === resolve(file));
       if (!known) throw new Error(`${file} is not one of the workbench's models (see the Models view)`);
@@ -316,13 +352,18 @@ export class WorkbenchService {
       return this.store ? this.info() : null;
     },
     startTrain: ({ name, epochs, mu, seed, useLabels }) => {
+      const plan = this.trainPlan();
+      if (plan.verdict === 'refuse') throw new Error(`cannot train on this store: ${plan.problems.join('; ')}`);
       const out = this.models.userFile(name);
-      const validation = this.opts.trainingValidation ?? join(this.opts.resourcesDir, 'configs', 'simulator-validation.json');
+      const validation = plan.validation.path;
       return this.startJob(
         { kind: 'train', storePath: this.current().path, out, validation, epochs, mu, seed, useLabels: useLabels ?? true },
         `training ${name}`,
       );
     },
+    episodeDiff: ({ left, right }) => episodeDiff(this.current(), this.diffEngines, left, right),
+    queryEpisodes: ({ queryId }) => queryEpisodes(this.current(), queryId),
+    decisionChanges: ({ left, right }) => decisionChanges(this.current(), this.diffEngines, left, right),
     choosePath: (args) => {
       if (!this.opts.choosePath) throw new Error('web mode cannot open your file dialogs: type the path (it is read on the machine running the server)');
       return this.opts.choosePath(args);

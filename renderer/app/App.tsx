@@ -10,8 +10,10 @@ import { BrowserView } from '../browser/BrowserView';
 import { EvalView } from '../evaluation/EvalView';
 import { HomeView } from '../home/HomeView';
 import { InspectorView } from '../inspector/InspectorView';
+import { useStepLinkKey } from '../inspector/stepParam';
 import { LabelsView } from '../labels/LabelsView';
 import { ModelsView } from '../models/ModelsView';
+import { DiffView } from '../diff/DiffView';
 import { ProvenanceView } from '../provenance/ProvenanceView';
 import { useSession } from './session';
 
@@ -70,6 +72,8 @@ function Nav() {
 export function App() {
   const refresh = useSession((s) => s.refresh);
   const error = useSession((s) => s.error);
+  // A link to a step (`#/episode/7?t=2`) opens the inspector afresh at that step, even on the episode already open.
+  const stepLinkKey = useStepLinkKey();
   useEffect(() => {
     void refresh();
   }, [refresh]);
@@ -97,7 +101,7 @@ export function App() {
           <Route path="/provenance">
             <ProvenanceView />
           </Route>
-          <Route path="/episode/:id">{(params) => <InspectorView episodeId={Number.parseInt(params.id ?? '', 10)} />}</Route>
+          <Route path="/episode/:id">{(params) => <InspectorView key={stepLinkKey} episodeId={Number.parseInt(params.id ?? '', 10)} />}</Route>
           <Route path="/eval">
             <EvalView />
           </Route>
@@ -107,6 +111,9 @@ export function App() {
           </Route>
           <Route path="/models">
             <ModelsView />
+          </Route>
+          <Route path="/diff/:spec?">
+            <DiffView />
           </Route>
           <Route>
             <p>Nothing here. <Link href="/">Home</Link></p>

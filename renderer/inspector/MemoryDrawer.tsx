@@ -1,11 +1,14 @@
 // The side drawer: one memory in full (MemoryView), opened by clicking a node, a heatmap row or a memory
-// chip. Memories outside the episode (ancestors) are fetched on demand.
+// chip. Memories outside the episode (ancestors) are fetched on demand. It never shows the ground-truth
+// `factor`: the drawer is a labelling surface ("Label with…"), and a label read off the answer key would
+// feed L_d with the truth the model is evaluated against.
 
 import type { Label } from '../../shared/domain';
 import type { StepRecord } from '../../shared/episode';
 import type { MemoryView } from '../../shared/views';
 import { api } from '../api/client';
-import { ClaimList, GroundTruthFactor } from '../common/MemoryParts';
+import { ClaimList } from '../common/MemoryParts';
+import { MemoryEpisodes } from '../common/MemoryEpisodes';
 import { useFetch } from '../common/useFetch';
 import { argmax, fmt } from './derive';
 import { PairLabelForm } from './PairLabelForm';
@@ -112,7 +115,7 @@ export function MemoryDrawer({
               <IdList ids={m.children.map((e) => e.child)} onOpen={select} />
             </Field>
           </dl>
-          <GroundTruthFactor factor={m.factor} />
+          <MemoryEpisodes memoryId={m.id} gold={false} />
           {known && (
             <>
               <h3>Label with…</h3>

@@ -1,7 +1,8 @@
 // The labelling queue (route /labels): memory pairs one at a time, side by side, judged from the keyboard
 // (D dependent, I independent, U unsure, S or → skip, ← previous, Z undo the last label). The labels feed
 // the contrastive loss L_d (Eq. 15) when a model is trained from the Models view. Beside the queue: the
-// label counts and agreement (labelStats), and the researcher's own recent labels.
+// label counts and agreement (labelStats), progress towards a target with the labels.jsonl export, and
+// the researcher's own recent labels.
 
 import { useEffect } from 'react';
 import type { LabelValue } from '../../shared/domain';
@@ -16,6 +17,7 @@ import { useAuthor } from './author';
 import { AuthorField } from './AuthorField';
 import { CandidatePair } from './CandidatePair';
 import { LabelActions } from './LabelActions';
+import { LabelProgress } from './LabelProgress';
 import { LabelStatsPanel } from './LabelStatsPanel';
 import { candidateKey, useLabelQueue } from './queue';
 import { RecentLabels } from './RecentLabels';
@@ -166,6 +168,7 @@ export function LabelsView() {
         )}
       </div>
       <aside className="labels-side">
+        {stats.data && <LabelProgress stats={stats.data} author={author} />}
         {stats.error ? <ErrorBox title="Could not load the label statistics" error={stats.error} /> : stats.data ? <LabelStatsPanel stats={stats.data} author={author} /> : <Loading what="label statistics" />}
         {labels.data && (
           <RecentLabels

@@ -2,9 +2,12 @@
 // (the trail), where they are in it, and the labels they gave in this sitting, across strategies (so Z
 // can take the last one back and ← can revisit a pair). Candidates come from `labelQueue` about 20 at a time and more are fetched when few are left
 // ahead. The backend leaves out pairs the author has labelled; pairs already on the trail (skipped ones)
-// are filtered here, which is why each fetch asks for 20 more than the trail's unlabelled pairs.
+// are filtered here, which is why each fetch asks for 20 more than the trail's unlabelled pairs. Each
+// batch is diversified after the trail (shared/diversify.ts): no memory twice in any 10 consecutive
+// pairs, across batches too; a pair that cannot be placed yet comes back with a later fetch.
 
 import { create } from 'zustand';
+import { diversify } from '../../shared/diversify';
 import type { LabelValue } from '../../shared/domain';
 import type { LabelCandidate, LabelQueueStrategy } from '../../shared/views';
 import { api } from '../api/client';
@@ -73,7 +76,11 @@ export const useLabelQueue = create<QueueState>((set, get) => {
       const batch = await api.labelQueue({ strategy, author, limit: Math.min(MAX_LIMIT, unlabelled + BATCH) });
       if (get().scope !== scope) return;
       const seen = new Set(get().trail.map(candidateKey));
-      const added = batch.filter((c) => !seen.has(candidateKey(c)));
+      const before = get().trail.map((c) => ({ a: c.a.id, b: c.b.id }));
+      const added = diversify(
+        batch.filter((c) => !seen.has(candidateKey(c))).map((c) => ({ a: c.a.id, b: c.b.id, c })),
+        before,
+      ).map((x) => x.c);
       set((s) => ({ trail: [...s.trail, ...added], fetching: false, exhausted: added.length === 0 }));
     } catch (error) {
       if (get().scope === scope) set({ fetching: false, error });

@@ -48,6 +48,11 @@ export function ModelList({
                   )}
                   <Badge title={m.origin === 'shipped' ? 'shipped with the app (read-only)' : 'trained in this workbench, kept in your data folder'}>{m.origin === 'shipped' ? 'shipped' : 'yours'}</Badge>
                   {fresh === m.file && <Badge tone="warn">new</Badge>}
+                  {m.inSample && (
+                    <Badge tone="bad" title="trained on the store now open: its decisions on this store are in-sample, better than on new data">
+                      in-sample
+                    </Badge>
+                  )}
                 </div>
                 <div className="model-file muted mono" title={m.file}>
                   {m.file}

@@ -1,6 +1,11 @@
 // Training a new evidence model from the workbench: on the open store's questions and labels (the labels
 // feed L_d, Eq. 15), validated and calibrated on the shipped validation split, written to the data folder.
-// The job's progress shows the epoch and the loss it reports; the loss is drawn as it comes.
+// The job's progress shows the epoch and the loss it reports; the loss is drawn as it comes. Before it
+// starts, the plan (api.trainPlan) says what the split is and whether there is enough data: too little
+// is refused, little must be acknowledged.
+
+import type { TrainPlan } from '../../shared/views';
+import { useFetch } from '../common/useFetch';
 
 import { useState } from 'react';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
@@ -46,8 +51,36 @@ function LossCurve() {
   );
 }
 
+function PlanNote({ plan, ack, onAck, disabled }: { plan: TrainPlan; ack: boolean; onAck(v: boolean): void; disabled: boolean }) {
+  return (
+    <div className={`train-plan ${plan.verdict}`} data-testid="train-plan" data-verdict={plan.verdict}>
+      <div>
+        Split: <b className="num">{count(plan.trainQuestions)}</b> of the store's {count(plan.questions)} questions (those with a gold answer) and its{' '}
+        <b className="num">{count(plan.labels)}</b> labels for training; the epoch and τ_p, τ_N, τ_H are chosen on <b className="mono">{plan.validation.name}</b>{' '}
+        (the shipped validation split: simulated, disjoint from the store).
+      </div>
+      {plan.problems.length > 0 && (
+        <ul>
+          {plan.problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      )}
+      {plan.verdict === 'warn' && (
+        <label>
+          <input type="checkbox" checked={ack} onChange={(e) => onAck(e.target.checked)} disabled={disabled} data-testid="train-ack" /> train anyway
+        </label>
+      )}
+    </div>
+  );
+}
+
 export function TrainForm({ models, onTrained }: { models: ModelSummary[]; onTrained(file: string | null): void }) {
   const store = useSession((s) => s.session?.store ?? null);
+  const revision = useSession((s) => s.revision);
+  const plan = useFetch(store ? `trainPlan:${store.path}:${revision}` : null, () => api.trainPlan({}));
+  const [ack, setAck] = useState(false);
+  const planAllows = plan.data !== undefined && (plan.data.verdict === 'ok' || (plan.data.verdict === 'warn' && ack));
   const [name, setName] = useState(suggestedName);
   const [epochs, setEpochs] = useState(8);
   const [mu, setMu] = useState(0.5);
@@ -94,10 +127,11 @@ export function TrainForm({ models, onTrained }: { models: ModelSummary[]; onTra
           <input type="checkbox" checked={useLabels} onChange={(e) => setUseLabels(e.target.checked)} disabled={running} data-testid="train-use-labels" /> use
           the labels
         </label>
-        <Button variant="primary" onClick={start} busy={running} disabled={!store || !valid} data-testid="train-start">
+        <Button variant="primary" onClick={start} busy={running} disabled={!store || !valid || !planAllows} data-testid="train-start">
           {running ? 'Training…' : 'Train'}
         </Button>
       </div>
+      {plan.data && <PlanNote plan={plan.data} ack={ack} onAck={setAck} disabled={running} />}
       <p className="hint">
         μ = 0 trains the w/o-provenance-prior ablation. To see what the labels changed, train two models with the same settings, one
         without the labels, and compare them above. {nameProblem && <span className="bad-text">Name: {nameProblem}.</span>}

@@ -121,6 +121,8 @@ describe('models', () => {
 
   it('switches models, says the episodes came from the previous one, and re-analyses every question', async () => {
     await wb.page.locator('[data-testid="model-row"][data-model-name="wo-prov-prior"]').getByTestId('model-use').click();
+    // wo-prov-prior is worse on validation than the default: the view asks first.
+    await wb.page.getByTestId('activation-confirm').click();
     await wb.page.getByTestId('reanalyse-notice').waitFor();
     expect(await wb.page.getByTestId('reanalyse-notice').textContent()).toMatch(/produced by\s*default/);
     await expect.poll(() => wb.page.locator('[data-testid="model-row"][data-active="true"]').getAttribute('data-model-name')).toBe('wo-prov-prior');
@@ -135,6 +137,8 @@ describe('models', () => {
   it('trains a model on the store and its labels, showing epochs and loss, and lists it with its metrics', async () => {
     await wb.page.getByTestId('train-name').fill('e2e-from-labels');
     await wb.page.getByTestId('train-epochs').fill('1');
+    // The demo's 80 questions are little to train on: the plan warns, and training must be acknowledged.
+    await wb.page.getByTestId('train-ack').check();
     await wb.page.getByTestId('train-start').click();
     await expect.poll(() => wb.page.getByTestId('job-train').textContent(), { timeout: 30_000 }).toMatch(/epoch 1\/1 · loss \d/);
     await wb.page.getByTestId('train-loss').waitFor({ timeout: 30_000 });
