@@ -1,4 +1,4 @@
-// The folder boundaries of DESIGN.md section 2, checked on every import statement in the tree.
+// The folder boundaries the README's "Layout" describes, checked on every import statement in the tree.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -60,6 +60,27 @@ describe('architecture', () => {
         .filter((s) => target(f, s) === 'electron' || s.startsWith('node:'))
         .map((s) => `${f} -> ${s}`),
     );
+    expect(offenders).toEqual([]);
+  });
+
+  it('renderer/app/ sits above the views: no view imports it back, and common/ imports no view', () => {
+    const views = readdirSync(join(root, 'renderer'), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !['app', 'api', 'common'].includes(e.name))
+      .map((e) => `renderer/${e.name}`);
+    const below = [...views, 'renderer/common', 'renderer/api'];
+    const intoApp = sources('renderer')
+      .filter((f) => below.some((d) => f.startsWith(`${d}/`)))
+      .flatMap((f) => imports(f).filter((s) => landsIn(f, s, ['renderer/app'])).map((s) => `${f} -> ${s}`));
+    const commonIntoViews = sources('renderer/common').flatMap((f) => imports(f).filter((s) => landsIn(f, s, views)).map((s) => `${f} -> ${s}`));
+    expect(views).toContain('renderer/inspector');
+    expect([...intoApp, ...commonIntoViews]).toEqual([]);
+  });
+
+  it('inspector/ and labels/ do not import each other (shared pair-labelling pieces live in common/)', () => {
+    const offenders = [
+      ...sources('renderer/inspector').flatMap((f) => imports(f).filter((s) => landsIn(f, s, ['renderer/labels'])).map((s) => `${f} -> ${s}`)),
+      ...sources('renderer/labels').flatMap((f) => imports(f).filter((s) => landsIn(f, s, ['renderer/inspector'])).map((s) => `${f} -> ${s}`)),
+    ];
     expect(offenders).toEqual([]);
   });
 

@@ -15,7 +15,7 @@ import { LabelsView } from '../labels/LabelsView';
 import { ModelsView } from '../models/ModelsView';
 import { DiffView } from '../diff/DiffView';
 import { ProvenanceView } from '../provenance/ProvenanceView';
-import { useSession } from './session';
+import { useSession } from '../common/session';
 
 declare global {
   interface Window {

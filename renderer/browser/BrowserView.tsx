@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useLocation } from 'wouter';
 import type { QueryRow, StoreInfo } from '../../shared/views';
 import { api } from '../api/client';
-import { useSession } from '../app/session';
+import { useSession } from '../common/session';
 import { AnalyseAction } from '../common/AnalyseAction';
 import { Empty, Loading } from '../common/controls';
 import { ErrorBox } from '../common/ErrorBox';

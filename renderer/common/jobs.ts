@@ -5,7 +5,7 @@
 import { create } from 'zustand';
 import type { JobKind, JobStatus } from '../../shared/views';
 import { api } from '../api/client';
-import { useSession } from '../app/session';
+import { useSession } from './session';
 
 const POLL_MS = 300;
 

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { DiffSpec, EpisodeDiffView } from '../../shared/diff';
 import { api } from '../api/client';
-import { useSession } from '../app/session';
+import { useSession } from '../common/session';
 import { Empty, Loading } from '../common/controls';
 import { ErrorBox } from '../common/ErrorBox';
 import { useFetch } from '../common/useFetch';

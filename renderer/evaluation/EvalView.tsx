@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import { navigate } from 'wouter/use-hash-location';
 import { api } from '../api/client';
-import { useSession } from '../app/session';
+import { useSession } from '../common/session';
 import { Empty, Loading } from '../common/controls';
 import { ErrorBox } from '../common/ErrorBox';
 import { useFetch } from '../common/useFetch';

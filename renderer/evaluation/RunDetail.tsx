@@ -2,7 +2,7 @@
 
 import type { QueryRow } from '../../shared/views';
 import { api } from '../api/client';
-import { useSession } from '../app/session';
+import { useSession } from '../common/session';
 import { Loading } from '../common/controls';
 import { ErrorBox } from '../common/ErrorBox';
 import { when } from '../common/format';

@@ -3,7 +3,7 @@
 
 import { useState } from 'react';
 import { api } from '../api/client';
-import { useSession } from '../app/session';
+import { useSession } from '../common/session';
 import { Button } from '../common/controls';
 import { isRunning, runJob, useJob } from '../common/jobs';
 import { JobPanel } from '../common/ProgressBar';

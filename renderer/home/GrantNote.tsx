@@ -1,7 +1,7 @@
 // Web mode's grant, said where paths are typed: the server opens stores and bundles only inside the data
 // folder and the folders named with --allow when it started (electron/backend/grant.ts).
 
-import { useSession } from '../app/session';
+import { useSession } from '../common/session';
 
 export function GrantNote() {
   const granted = useSession((s) => s.session?.granted);

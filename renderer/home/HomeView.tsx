@@ -1,6 +1,6 @@
 // Home: the open store and everything that changes which store is open or what it holds.
 
-import { useSession } from '../app/session';
+import { useSession } from '../common/session';
 import { ExportPanel, ImportPanel } from './BundlePanel';
 import { GeneratePanel } from './GeneratePanel';
 import { OpenPanel, RecentStores } from './OpenPanel';

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { StoreInfo } from '../../shared/views';
 import { api } from '../api/client';
-import { useSession } from '../app/session';
+import { useSession } from '../common/session';
 import { BrowseButton } from '../common/BrowseButton';
 import { Button } from '../common/controls';
 import { ErrorBox } from '../common/ErrorBox';

@@ -2,7 +2,7 @@
 // provider and policy run now (flagged when they are heuristic stand-ins), and which produced its episodes.
 
 import type { StoreInfo } from '../../shared/views';
-import { useSession } from '../app/session';
+import { useSession } from '../common/session';
 import { Badge, Empty, Loading } from '../common/controls';
 import { count } from '../common/format';
 import { AnalyseAction } from '../common/AnalyseAction';

@@ -1,7 +1,7 @@
 // The graph's legend: one sample stroke per edge style (read from the same table the edges use), and how
 // nodes are marked.
 
-import { EDGE_STYLE, type EdgeKind } from './graphModel';
+import { EDGE_STYLE, type EdgeKind } from '../common/edgeStyle';
 
 const SHOWN: EdgeKind[] = ['recorded', 'traced', 'dependent', 'independent', 'ancestor', 'added', 'removed'];
 

@@ -7,7 +7,7 @@ import './inspector.css';
 import { useCallback, useEffect, useState } from 'react';
 import type { EpisodeView } from '../../shared/views';
 import { api } from '../api/client';
-import { useSession } from '../app/session';
+import { useSession } from '../common/session';
 import { ArbitrationPanel } from './ArbitrationPanel';
 import { AssignmentHeatmap } from './AssignmentHeatmap';
 import { arrivedMemories } from './derive';

@@ -8,9 +8,9 @@ import type { Label, LabelValue } from '../../shared/domain';
 import type { MemoryView } from '../../shared/views';
 import { api } from '../api/client';
 import { errorText } from '../common/ErrorBox';
-import { useAuthor } from '../labels/author';
-import { AuthorField } from '../labels/AuthorField';
-import { LABEL_VALUES, LabelChip } from '../labels/labelStyle';
+import { useAuthor } from '../common/author';
+import { AuthorField } from '../common/AuthorField';
+import { LABEL_VALUES, LabelChip } from '../common/labelStyle';
 import { shortText } from './derive';
 
 export function PairLabelForm({

@@ -7,7 +7,7 @@ import { Link } from 'wouter';
 import type { LabelCandidate } from '../../shared/views';
 import { Badge } from '../common/controls';
 import { num } from '../common/format';
-import { LabelChip } from './labelStyle';
+import { LabelChip } from '../common/labelStyle';
 import { MemoryCard } from './MemoryCard';
 import { sharedWords } from './overlap';
 import type { GivenLabel } from './queue';

@@ -3,7 +3,7 @@
 
 import type { LabelValue } from '../../shared/domain';
 import { Button } from '../common/controls';
-import { LABEL_COLOR, LABEL_KEY, LABEL_VALUES } from './labelStyle';
+import { LABEL_COLOR, LABEL_KEY, LABEL_VALUES } from '../common/labelStyle';
 
 export function LabelActions({
   disabled,

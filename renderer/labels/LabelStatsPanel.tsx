@@ -5,7 +5,7 @@
 import { Bar, BarChart, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { LabelStats } from '../../shared/views';
 import { count, num } from '../common/format';
-import { LABEL_COLOR, LABEL_VALUES } from './labelStyle';
+import { LABEL_COLOR, LABEL_VALUES } from '../common/labelStyle';
 
 const share = (x: number | null): string => (x === null ? '—' : `${(100 * x).toFixed(0)} %`);
 

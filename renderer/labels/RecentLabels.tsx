@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { Label } from '../../shared/domain';
 import { api } from '../api/client';
 import { ErrorBox } from '../common/ErrorBox';
-import { LabelChip } from './labelStyle';
+import { LabelChip } from '../common/labelStyle';
 
 const SHOWN = 12;
 

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import type { ModelSummary } from '../../shared/views';
 import { api } from '../api/client';
-import { useSession } from '../app/session';
+import { useSession } from '../common/session';
 import { Button, Empty, Loading } from '../common/controls';
 import { ErrorBox } from '../common/ErrorBox';
 import { useAction } from '../common/useAction';

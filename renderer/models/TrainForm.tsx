@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ModelSummary } from '../../shared/views';
 import { api } from '../api/client';
-import { useSession } from '../app/session';
+import { useSession } from '../common/session';
 import { Button } from '../common/controls';
 import { count } from '../common/format';
 import { isRunning, runJob, useJob } from '../common/jobs';

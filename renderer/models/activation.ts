@@ -3,7 +3,7 @@
 // question is re-analysed with the new model (or the model they came from is chosen again).
 
 import { create } from 'zustand';
-import { useSession } from '../app/session';
+import { useSession } from '../common/session';
 
 export interface Switched {
   storePath: string;

@@ -8,7 +8,7 @@ import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { StoreInfo } from '../../shared/views';
 import { api } from '../api/client';
-import { useSession } from '../app/session';
+import { useSession } from '../common/session';
 import { Empty, Loading } from '../common/controls';
 import { ErrorBox } from '../common/ErrorBox';
 import { useFetch } from '../common/useFetch';

@@ -1,9 +1,9 @@
 // How each label value looks: the same red / green the inspector's graph draws labelled edges with, so a
 // "dependent" judgement reads the same everywhere.
 
-import './labels.css';
+import './labelling.css';
 import type { LabelValue } from '../../shared/domain';
-import { EDGE_STYLE } from '../inspector/graphModel';
+import { EDGE_STYLE } from './edgeStyle';
 
 export const LABEL_VALUES: readonly LabelValue[] = ['dependent', 'independent', 'unsure'];
 

@@ -1,7 +1,7 @@
 // The researcher's name as a text field: edited freely, taken on Enter or when the field loses focus
 // (so the queue is not refetched on every keystroke). Escape puts the remembered name back.
 
-import './labels.css';
+import './labelling.css';
 import { useEffect, useState } from 'react';
 import { AUTHOR_MAX, useAuthor } from './author';
 
