@@ -6,7 +6,7 @@
 import { memo } from 'react';
 import type { SliceArbitration } from '../../shared/episode';
 import type { MemoryView } from '../../shared/views';
-import { agentInitials, fmt, fmtSigned, memorySlots, shortText } from './derive';
+import { agentInitials, fmt, fmtSigned, memorySlots, shortText, trueFactors } from './derive';
 import { backedBy } from './findings';
 import { slotColor, slotName, slotTint } from './palette';
 import { useInspector } from './store';
@@ -21,6 +21,8 @@ interface RowProps {
   arrived: boolean;
   /** Show the what-if switch (the stored step only). */
   toggles: boolean;
+  /** The ground-truth overlay: the memory's true factor (null: none recorded); undefined when the overlay is off. */
+  truth: string | null | undefined;
 }
 
 /** z_ij as a cell label: "1", ".42", or nothing for (near) zero. */
@@ -30,7 +32,7 @@ function zLabel(z: number): string {
   return z.toFixed(2).replace(/^0/, '');
 }
 
-const HeatmapRow = memo(function HeatmapRow({ i, id, memory, z, kappa, stance, arrived, toggles }: RowProps) {
+const HeatmapRow = memo(function HeatmapRow({ i, id, memory, z, kappa, stance, arrived, toggles, truth }: RowProps) {
   const slots = memorySlots(z);
   const lit = useInspector((s) => s.memory === id || s.selected === id || (s.slot !== null && slots.includes(s.slot)));
   const off = useInspector((s) => s.disabled.includes(id));
@@ -65,6 +67,11 @@ const HeatmapRow = memo(function HeatmapRow({ i, id, memory, z, kappa, stance, a
         <span className="hm-text">{shortText(memory?.text ?? '', 80)}</span>
       </td>
       <td className="hm-stance">{stance ?? <span className="muted">–</span>}</td>
+      {truth !== undefined && (
+        <td className="hm-truth" data-testid="hm-truth" data-memory-id={id} title="ground truth (evaluation only): the bundle's factor">
+          {truth ?? <span className="muted">–</span>}
+        </td>
+      )}
       <td className="num hm-kappa" title={`κ_${i + 1} = ${kappa}`}>
         {fmt(kappa)}
       </td>
@@ -115,7 +122,7 @@ function SlotFooter({
   );
 }
 
-function SlotHeader({ J, toggles }: { J: number; toggles: boolean }) {
+function SlotHeader({ J, toggles, truth }: { J: number; toggles: boolean; truth: boolean }) {
   const hovered = useInspector((s) => s.slot);
   const hoverSlot = useInspector((s) => s.hoverSlot);
   return (
@@ -127,6 +134,11 @@ function SlotHeader({ J, toggles }: { J: number; toggles: boolean }) {
       )}
       <th className="hm-memh">memory (agent, id, text)</th>
       <th className="hm-backs" title="the value the memory states for the query's key (s_i(h) > 0 on a row that states something); – when it states nothing">backs</th>
+      {truth && (
+        <th className="hm-truth" title="ground truth (evaluation only): the factor the bundle records for the memory">
+          true factor
+        </th>
+      )}
       <th className="num hm-kappah" title="assignment confidence κ_i (Eq. 3)">κ</th>
       {Array.from({ length: J }, (_, j) => (
         <th
@@ -164,7 +176,11 @@ export function AssignmentHeatmap({
 }) {
   const J = step.slotPresence.length;
   const toggles = variant === 'stored';
-  const span = toggles ? 4 : 3;
+  const groundTruth = useInspector((s) => s.groundTruth);
+  const setGroundTruth = useInspector((s) => s.setGroundTruth);
+  const truth = trueFactors(step, memories, (i) => backedBy(step, i) !== null);
+  const overlay = groundTruth && truth.known;
+  const span = (toggles ? 4 : 3) + (overlay ? 1 : 0);
   const ids = variant === 'stored' ? { panel: 'heatmap', neff: 'neff-value' } : { panel: 'whatif-heatmap', neff: 'whatif-heatmap-neff' };
   return (
     <section className={variant === 'stored' ? 'panel' : 'whatif-heatmap'} data-testid={ids.panel}>
@@ -176,6 +192,12 @@ export function AssignmentHeatmap({
             {variant === 'whatif' ? ' · recomputed, not saved' : ''}
           </span>
         </h2>
+        {toggles && truth.known && (
+          <label className="gt-toggle" title="overlay the bundle's true factors on Z and on the graph; evaluation data, never shown where a label is given">
+            <input type="checkbox" checked={groundTruth} onChange={(e) => setGroundTruth(e.target.checked)} data-testid="ground-truth-toggle" />
+            ground truth (evaluation only)
+          </label>
+        )}
       </div>
       <div className="neff-block">
         <div className="neff-main">
@@ -192,6 +214,12 @@ export function AssignmentHeatmap({
             <dt>J</dt>
             <dd>{J}</dd>
           </div>
+          {overlay && (
+            <div className="gt-count" title="distinct true factors among the memories that state something about the key: what N_eff estimates">
+              <dt>true sources</dt>
+              <dd data-testid={`${ids.neff}-truth`}>{truth.evidenceFactors}</dd>
+            </div>
+          )}
           <div>
             <dt>H(P)</dt>
             <dd>{fmt(step.entropy, 3)} nats</dd>
@@ -207,7 +235,7 @@ export function AssignmentHeatmap({
       <div className="hm-scroll">
         <table className="heatmap">
           <thead>
-            <SlotHeader J={J} toggles={toggles} />
+            <SlotHeader J={J} toggles={toggles} truth={overlay} />
           </thead>
           <tbody>
             {step.sliceIds.map((id, i) => (
@@ -221,6 +249,7 @@ export function AssignmentHeatmap({
                 stance={backedBy(step, i)}
                 arrived={arrived.has(id)}
                 toggles={toggles}
+                truth={overlay ? (truth.byMemory.get(id) ?? null) : undefined}
               />
             ))}
           </tbody>

@@ -23,6 +23,8 @@ export interface MemoryNodeData extends Record<string, unknown> {
   disabled: boolean;
   /** The hypothesis it backs, if any. */
   stance: string | null;
+  /** The ground-truth overlay's true factor (evaluation only); absent when the overlay is off. */
+  factor?: string;
   /** Its slot comes from a what-if's recomputed Z, not the stored step. */
   whatIf: boolean;
 }
@@ -63,6 +65,11 @@ function MemoryNodeView({ data }: NodeProps<MemoryNode>) {
         )}
         {data.arrived && <span className="gnode-new" title="arrived with this step">new</span>}
         {data.stance && <span className="gnode-stance">{data.stance}</span>}
+        {data.factor !== undefined && (
+          <span className="gnode-truth" data-testid="graph-truth" title="ground truth (evaluation only)">
+            {data.factor}
+          </span>
+        )}
       </div>
       <div className="gnode-text">{data.text}</div>
       <Handle type="source" position={Position.Bottom} />

@@ -49,6 +49,7 @@ function GraphCanvas({ view, t }: { view: EpisodeView; t: number }) {
   const { fitView, zoomIn, zoomOut } = useReactFlow();
   // The what-if's recomputation of this very step recolours the nodes (see buildGraph).
   const recomputed = useInspector((s) => (s.recomputed && s.recomputed.t === t ? s.recomputed.result.step : null));
+  const groundTruth = useInspector((s) => s.groundTruth);
 
   const sliceKey = step?.sliceIds.join(',') ?? '';
   useEffect(() => {
@@ -66,8 +67,8 @@ function GraphCanvas({ view, t }: { view: EpisodeView; t: number }) {
   }, [showAncestors, sliceKey]);
 
   const model = useMemo(
-    () => buildGraph(view, t, { disabled, addEdges, removeEdges }, ancestors, recomputed),
-    [view, t, disabled, addEdges, removeEdges, ancestors, recomputed],
+    () => buildGraph(view, t, { disabled, addEdges, removeEdges }, ancestors, recomputed, groundTruth),
+    [view, t, disabled, addEdges, removeEdges, ancestors, recomputed, groundTruth],
   );
 
   // Layout: only when the node set or the recorded structure changes, never for what-if edits.

@@ -96,3 +96,24 @@ export function contributions(step: StepRecord): number[][] {
 }
 
 // Which memories back which answer (counting only memories that state a value) lives in findings.ts.
+
+/**
+ * The ground-truth overlay (evaluation only): each slice member's true factor as the bundle records it, and
+ * how many distinct factors the members that state something about the key come from: the number N_eff
+ * estimates. A summary that merged two parents records both ("f3|f7"); it counts as that one combination.
+ */
+export function trueFactors(
+  step: Pick<StepRecord, 'sliceIds'>,
+  memories: Readonly<Record<string, { factor?: string } | undefined>>,
+  isEvidence: (i: number) => boolean,
+): { byMemory: Map<string, string>; evidenceFactors: number; known: boolean } {
+  const byMemory = new Map<string, string>();
+  const evidence = new Set<string>();
+  step.sliceIds.forEach((id, i) => {
+    const factor = memories[id]?.factor;
+    if (factor === undefined) return;
+    byMemory.set(id, factor);
+    if (isEvidence(i)) evidence.add(factor);
+  });
+  return { byMemory, evidenceFactors: evidence.size, known: byMemory.size > 0 };
+}

@@ -53,6 +53,8 @@ export function buildGraph(
   edits: WhatIfEdits,
   ancestors: GraphView | null,
   recomputed: SliceArbitration | null = null,
+  /** Overlay the true factors (evaluation only). */
+  groundTruth = false,
 ): GraphModel {
   const steps = view.episode.steps;
   const step = steps[t];
@@ -81,6 +83,7 @@ export function buildGraph(
         disabled: off.has(id),
         stance: recomputed && r !== undefined ? backedBy(recomputed, r) : backedBy(step, i),
         whatIf: z !== undefined,
+        ...(groundTruth && m?.factor !== undefined ? { factor: m.factor } : {}),
       },
     };
   });

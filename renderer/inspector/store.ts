@@ -30,6 +30,9 @@ interface InspectorState extends WhatIfEdits {
    * colours and the sentence are redrawn from it beside the stored step.
    */
   recomputed: { t: number; result: WhatIfResult } | null;
+  /** The ground-truth overlay (evaluation only): true factors on Z and on the graph. A view preference, kept across episodes. */
+  groundTruth: boolean;
+  setGroundTruth(on: boolean): void;
   setRecomputed(value: { t: number; result: WhatIfResult } | null): void;
   hoverSlot(slot: number | null): void;
   hoverMemory(id: string | null): void;
@@ -58,6 +61,8 @@ export const useInspector = create<InspectorState>((set, get) => ({
   pendingParent: null,
   recomputed: null,
   setRecomputed: (recomputed) => set({ recomputed }),
+  groundTruth: false,
+  setGroundTruth: (groundTruth) => set({ groundTruth }),
   hoverSlot: (slot) => set({ slot }),
   hoverMemory: (memory) => set({ memory }),
   select: (selected) => set({ selected }),

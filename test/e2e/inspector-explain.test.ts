@@ -142,4 +142,26 @@ describe('the inspector explains what the numbers say', () => {
     await wb.page.getByTestId('graph-zoom-in').click();
     await expect.poll(() => wb.page.locator('.react-flow__viewport').getAttribute('style')).not.toBe(before);
   });
+  it('the ground-truth overlay (evaluation only) shows each memory\'s true factor on Z and on the graph, off by default', async () => {
+    const view = await episodeOf('q16');
+    await open(view, 1);
+    const step = view.episode.steps[1];
+    if (!step) throw new Error('q16 has no step 1');
+    expect(await wb.page.getByTestId('hm-truth').count()).toBe(0);
+    await wb.page.getByTestId('ground-truth-toggle').check();
+    await expect.poll(() => wb.page.getByTestId('hm-truth').count(), { timeout: 15_000 }).toBe(step.sliceIds.length);
+    for (const id of step.sliceIds) {
+      const cell = wb.page.locator(`[data-testid="hm-truth"][data-memory-id="${id}"]`);
+      expect((await cell.textContent())?.trim()).toBe(view.memories[id]?.factor ?? '–');
+    }
+    // "true sources": distinct factors among the members that state a value for the key.
+    const states = (i: number): boolean => step.scorer[i] !== 'none' && Math.max(...(step.support[i] ?? [0])) > 1e-9;
+    const evidenceFactors = new Set(step.sliceIds.filter((_, i) => states(i)).map((id) => view.memories[id]?.factor));
+    expect(Number(await wb.page.getByTestId('neff-value-truth').textContent())).toBe(evidenceFactors.size);
+    await expect.poll(() => wb.page.getByTestId('graph-truth').count()).toBe(step.sliceIds.filter((id) => view.memories[id]?.factor !== undefined).length);
+    await wb.shot('inspector-ground-truth');
+    await wb.page.getByTestId('ground-truth-toggle').uncheck();
+    await expect.poll(() => wb.page.getByTestId('graph-truth').count()).toBe(0);
+    expect(await wb.page.getByTestId('hm-truth').count()).toBe(0);
+  });
 });

@@ -10,7 +10,7 @@ import { openFirstStore } from '../../electron/backend/first-store';
 import type { WorkbenchService } from '../../electron/backend/service';
 import type { StepRecord } from '../../shared/episode';
 import type { EpisodeView } from '../../shared/views';
-import { majorityOf } from '../../renderer/inspector/derive';
+import { majorityOf, trueFactors } from '../../renderer/inspector/derive';
 import {
   type Arbitration,
   addedNothingReason,
@@ -279,5 +279,18 @@ describe('findings on every step of the demo', () => {
     expect(w.step.nEff).toBeLessThan(stored.nEff - 0.5);
     expect(f?.kind).toBe('whatif-neff');
     expect(f?.text).toMatch(/^N_eff falls from 4\.000 to 3\.000 \(−1\.000\) after adding edge m61←m59: S3 and S4 merged into S3 \(m61, m59 and m348 now count as one factor\)/);
+  });
+});
+
+describe('the ground-truth overlay', () => {
+  it('names each member\'s true factor and counts the distinct factors among the members that state something', () => {
+    const memories = { a: { factor: 'f1' }, b: { factor: 'f1' }, c: { factor: 'f2' }, d: { factor: 'f3' }, e: {} };
+    const step = { sliceIds: ['a', 'b', 'c', 'd', 'e'] };
+    const evidence = new Set([0, 1, 2, 4]); // d states nothing about the key: its factor is not a source here
+    const t = trueFactors(step, memories, (i) => evidence.has(i));
+    expect(t.known).toBe(true);
+    expect([...t.byMemory]).toEqual([['a', 'f1'], ['b', 'f1'], ['c', 'f2'], ['d', 'f3']]);
+    expect(t.evidenceFactors).toBe(2);
+    expect(trueFactors(step, { a: {} }, () => true)).toEqual({ byMemory: new Map(), evidenceFactors: 0, known: false });
   });
 });
