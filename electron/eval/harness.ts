@@ -10,6 +10,7 @@ import { fromRows } from '../../shared/math/matrix';
 import { claimMatchesKey, queryKey } from '../engine/hypotheses';
 import { initialSlice } from '../engine/retrieve';
 import { normalize } from '../engine/text';
+import { withMemoizedInfer } from '../model/memo';
 import type { SliceMemory } from '../engine/types';
 import { type FactorPair, pairAuc } from './diagnostics';
 import type { EvalSource, Method, MethodContext, Prediction } from './methods';
@@ -44,7 +45,26 @@ export interface EvalOptions {
   onProgress?: (done: number, total: number) => void;
   /** Called with every prediction (to persist results and episodes). */
   onResult?: (r: QueryResult) => void;
+  /** Who scores the queries (default: one after another in this thread; eval/parallel.ts: worker threads). */
+  scorer?: QueryScorer;
 }
+
+/**
+ * Scores `queries` and hands each outcome to `take` with its index, in index order (the tally and
+ * onResult see the same sequence whoever scores them).
+ */
+export type QueryScorer = (
+  store: EvalStore,
+  queries: readonly Query[],
+  opts: EvalOptions,
+  take: (index: number, outcome: QueryOutcome) => void,
+) => Promise<void>;
+
+/** The default scorer: every query in turn, in this thread. */
+export const serialScorer: QueryScorer = async (store, queries, opts, take) => {
+  const ctx: MethodContext = { ...opts.context, source: store };
+  for (const [qi, query] of queries.entries()) take(qi, await scoreQuery(store, ctx, opts.methods, query));
+};
 
 interface Accumulator {
   correct: number;
@@ -60,90 +80,179 @@ interface Accumulator {
   pairs: FactorPair[];
 }
 
-export async function evaluate(store: EvalStore, opts: EvalOptions): Promise<EvalReport> {
+/** One method on one query: what the tally needs (a plain object, so a worker thread can send it). */
+export interface MethodOutcome {
+  method: string;
+  correct: boolean;
+  steps: number;
+  retrievals: number;
+  /** Time on the base slice, retrieval included. */
+  ms: number;
+  /** Whether the corr variant's answer differs from the base one (RS); absent without a corr variant. */
+  flipped?: boolean;
+  /** The ind variant's correctness minus the base one's (IEG); absent without an ind variant. */
+  iegGain?: number;
+  /** |N_eff − true factors| at step 0 and the r_ij pairs, where the ground truth allows. */
+  diagnostics?: { nEffError: number; pairs: FactorPair[] };
+}
+
+/** Everything one query contributes to the report, in the order the serial loop produced it. */
+export interface QueryOutcome {
+  queryId: string;
+  minority: boolean;
+  insufficient: boolean;
+  tagsDerived: boolean;
+  hasCorr: boolean;
+  hasInd: boolean;
+  methods: MethodOutcome[];
+  /** Every prediction (base, corr, ind per method, in that order), for `onResult`. */
+  results: QueryResult[];
+}
+
+/** The queries `evaluate` scores: those with a gold answer, in store order. */
+export function scoredQueries(store: Pick<EvalStore, 'queries'>, bundle: string): Query[] {
   const queries = store.queries().filter((q) => q.answer !== undefined);
-  if (queries.length === 0) throw new Error(`${opts.bundle}: no query carries a gold answer, so there is nothing to score`);
-  let tagsDerived = 0;
-  const ctx: MethodContext = { ...opts.context, source: store };
-  const acc = new Map<string, Accumulator>(
-    opts.methods.map((m) => [m.name, { correct: 0, minorCorrect: 0, recCorrect: 0, flips: 0, iegSum: 0, steps: 0, retrievals: 0, ms: 0, nEffError: 0, nEffCount: 0, pairs: [] }]),
-  );
-  let nMinor = 0;
-  let nRec = 0;
-  let nRs = 0;
-  let nIeg = 0;
+  if (queries.length === 0) throw new Error(`${bundle}: no query carries a gold answer, so there is nothing to score`);
+  return queries;
+}
 
-  for (const [qi, query] of queries.entries()) {
-    const t0 = performance.now();
-    const base = initialSlice(store, query, ctx.config.k);
-    const retrieveMs = performance.now() - t0;
-    const gold = normalize(query.answer as string);
-    const { minority, insufficient } =
-      query.tagsGiven === false ? derive(store, query, base) : { minority: query.tags.includes('minority'), insufficient: query.tags.includes('insufficient') };
-    if (query.tagsGiven === false) tagsDerived++;
-    const corr = query.corrIds.length > 0 ? [...base, ...store.memories(query.corrIds)] : null;
-    const ind = query.indIds.length > 0 ? [...base, ...store.memories(query.indIds)] : null;
-    if (minority) nMinor++;
-    if (insufficient) nRec++;
-    if (corr) nRs++;
-    if (ind) nIeg++;
+export async function evaluate(store: EvalStore, opts: EvalOptions): Promise<EvalReport> {
+  const queries = scoredQueries(store, opts.bundle);
+  const tally = new Tally(opts.methods.map((m) => m.name));
+  let next = 0;
+  await (opts.scorer ?? serialScorer)(store, queries, opts, (index, outcome) => {
+    if (index !== next) throw new Error(`evaluate: query ${index} scored out of order (expected ${next})`);
+    next++;
+    tally.add(outcome, opts.onResult);
+    opts.onProgress?.(next, queries.length);
+  });
+  if (next !== queries.length) throw new Error(`evaluate: ${next} of ${queries.length} queries scored`);
+  return tally.report(opts.bundle, store.claimCoverage());
+}
 
-    for (const method of opts.methods) {
-      const a = acc.get(method.name) as Accumulator;
-      const start = performance.now();
-      const p = await method.predict(ctx, query, base, 'base');
-      a.ms += performance.now() - start + retrieveMs;
-      const right = isCorrect(p, gold);
-      report(opts, query, method, 'base', p, right);
-      a.correct += right ? 1 : 0;
-      a.minorCorrect += minority && right ? 1 : 0;
-      a.recCorrect += insufficient && right ? 1 : 0;
-      a.steps += p.steps;
-      a.retrievals += p.retrievals;
-      if (p.episode) collectDiagnostics(a, p.episode, store, query);
-      if (corr) {
-        const pc = await method.predict(ctx, query, corr, 'corr');
-        report(opts, query, method, 'corr', pc, isCorrect(pc, gold));
-        a.flips += normalizeAnswer(pc.answer) !== normalizeAnswer(p.answer) ? 1 : 0;
-      }
-      if (ind) {
-        const pi = await method.predict(ctx, query, ind, 'ind');
-        const rightInd = isCorrect(pi, gold);
-        report(opts, query, method, 'ind', pi, rightInd);
-        a.iegSum += (rightInd ? 1 : 0) - (right ? 1 : 0);
-      }
+/**
+ * Scores one query with every method: its initial slice, its corr / ind variants, its tags and the
+ * factor diagnostics. Depends on nothing but the store and the query, so queries can be scored in any
+ * order (or thread) and tallied in store order for the same report.
+ */
+export async function scoreQuery(store: EvalStore, ctx: MethodContext, methods: readonly Method[], query: Query): Promise<QueryOutcome> {
+  const t0 = performance.now();
+  const base = initialSlice(store, query, ctx.config.k);
+  const retrieveMs = performance.now() - t0;
+  const gold = normalize(query.answer as string);
+  const tagsDerived = query.tagsGiven === false;
+  const { minority, insufficient } = tagsDerived
+    ? derive(store, query, base)
+    : { minority: query.tags.includes('minority'), insufficient: query.tags.includes('insufficient') };
+  const corr = query.corrIds.length > 0 ? [...base, ...store.memories(query.corrIds)] : null;
+  const ind = query.indIds.length > 0 ? [...base, ...store.memories(query.indIds)] : null;
+  // cama and the ablations that keep its model meet the same slices (each variant's first step at
+  // least): one inference per slice for this query, whichever method asks first.
+  ctx = { ...ctx, model: withMemoizedInfer(ctx.model) };
+  const outcome: QueryOutcome = { queryId: query.id, minority, insufficient, tagsDerived, hasCorr: corr !== null, hasInd: ind !== null, methods: [], results: [] };
+  const result = (method: Method, variant: SliceVariant, p: Prediction, correct: boolean): void => {
+    outcome.results.push({ queryId: query.id, method: method.name, variant, predicted: p.answer, correct, episode: p.episode });
+  };
+
+  for (const method of methods) {
+    const start = performance.now();
+    const p = await method.predict(ctx, query, base, 'base');
+    const ms = performance.now() - start + retrieveMs;
+    const right = isCorrect(p, gold);
+    result(method, 'base', p, right);
+    const m: MethodOutcome = { method: method.name, correct: right, steps: p.steps, retrievals: p.retrievals, ms };
+    if (p.episode) {
+      const diagnostics = factorDiagnostics(p.episode, store, query);
+      if (diagnostics) m.diagnostics = diagnostics;
     }
-    opts.onProgress?.(qi + 1, queries.length);
+    if (corr) {
+      const pc = await method.predict(ctx, query, corr, 'corr');
+      result(method, 'corr', pc, isCorrect(pc, gold));
+      m.flipped = normalizeAnswer(pc.answer) !== normalizeAnswer(p.answer);
+    }
+    if (ind) {
+      const pi = await method.predict(ctx, query, ind, 'ind');
+      const rightInd = isCorrect(pi, gold);
+      result(method, 'ind', pi, rightInd);
+      m.iegGain = (rightInd ? 1 : 0) - (right ? 1 : 0);
+    }
+    outcome.methods.push(m);
+  }
+  return outcome;
+}
+
+/** Sums query outcomes, added in store order, into the report (Eq. 18-21 and the diagnostics). */
+export class Tally {
+  private readonly acc: Map<string, Accumulator>;
+  private n = 0;
+  private tagsDerived = 0;
+  private nMinor = 0;
+  private nRec = 0;
+  private nRs = 0;
+  private nIeg = 0;
+
+  constructor(private readonly methodNames: readonly string[]) {
+    this.acc = new Map(
+      methodNames.map((name) => [name, { correct: 0, minorCorrect: 0, recCorrect: 0, flips: 0, iegSum: 0, steps: 0, retrievals: 0, ms: 0, nEffError: 0, nEffCount: 0, pairs: [] }]),
+    );
   }
 
-  const n = queries.length;
-  const pct = (num: number, den: number): number | null => (den > 0 ? (100 * num) / den : null);
-  const methods: Record<string, MethodMetrics> = {};
-  for (const method of opts.methods) {
-    const a = acc.get(method.name) as Accumulator;
-    const metrics: MethodMetrics = {
-      accuracy: pct(a.correct, n),
-      cmr: pct(a.minorCorrect, nMinor), // Eq. 18
-      rs: pct(a.flips, nRs), // Eq. 19
-      ieg: pct(a.iegSum, nIeg), // Eq. 20
-      err: pct(a.recCorrect, nRec), // Eq. 21
-      n_minor: nMinor,
-      n_rec: nRec,
-      n_rs: nRs,
-      n_ieg: nIeg,
-      steps: a.steps / n,
-      retrievals: a.retrievals / n,
-      ms_per_query: a.ms / n,
-    };
-    if (a.nEffCount > 0) {
-      metrics.n_eff_mae = a.nEffError / a.nEffCount;
-      metrics.pair_auc = pairAuc(a.pairs);
+  add(q: QueryOutcome, onResult?: (r: QueryResult) => void): void {
+    this.n++;
+    if (q.tagsDerived) this.tagsDerived++;
+    if (q.minority) this.nMinor++;
+    if (q.insufficient) this.nRec++;
+    if (q.hasCorr) this.nRs++;
+    if (q.hasInd) this.nIeg++;
+    for (const m of q.methods) {
+      const a = this.acc.get(m.method);
+      if (!a) throw new Error(`evaluate: an outcome for method "${m.method}", which this run does not score`);
+      a.ms += m.ms;
+      a.correct += m.correct ? 1 : 0;
+      a.minorCorrect += q.minority && m.correct ? 1 : 0;
+      a.recCorrect += q.insufficient && m.correct ? 1 : 0;
+      a.steps += m.steps;
+      a.retrievals += m.retrievals;
+      if (m.diagnostics) {
+        a.nEffError += m.diagnostics.nEffError;
+        a.nEffCount++;
+        for (const pair of m.diagnostics.pairs) a.pairs.push(pair);
+      }
+      if (m.flipped !== undefined) a.flips += m.flipped ? 1 : 0;
+      if (m.iegGain !== undefined) a.iegSum += m.iegGain;
     }
-    methods[method.name] = metrics;
+    if (onResult) for (const r of q.results) onResult(r);
   }
-  const coverage = store.claimCoverage();
-  const claimCoverage = coverage.memories > 0 ? coverage.withClaims / coverage.memories : 0;
-  return { bundle: opts.bundle, n_queries: n, tags_derived: tagsDerived, claim_coverage: claimCoverage, methods };
+
+  report(bundle: string, coverage: { memories: number; withClaims: number }): EvalReport {
+    const n = this.n;
+    const pct = (num: number, den: number): number | null => (den > 0 ? (100 * num) / den : null);
+    const methods: Record<string, MethodMetrics> = {};
+    for (const name of this.methodNames) {
+      const a = this.acc.get(name) as Accumulator;
+      const metrics: MethodMetrics = {
+        accuracy: pct(a.correct, n),
+        cmr: pct(a.minorCorrect, this.nMinor), // Eq. 18
+        rs: pct(a.flips, this.nRs), // Eq. 19
+        ieg: pct(a.iegSum, this.nIeg), // Eq. 20
+        err: pct(a.recCorrect, this.nRec), // Eq. 21
+        n_minor: this.nMinor,
+        n_rec: this.nRec,
+        n_rs: this.nRs,
+        n_ieg: this.nIeg,
+        steps: a.steps / n,
+        retrievals: a.retrievals / n,
+        ms_per_query: a.ms / n,
+      };
+      if (a.nEffCount > 0) {
+        metrics.n_eff_mae = a.nEffError / a.nEffCount;
+        metrics.pair_auc = pairAuc(a.pairs);
+      }
+      methods[name] = metrics;
+    }
+    const claimCoverage = coverage.memories > 0 ? coverage.withClaims / coverage.memories : 0;
+    return { bundle, n_queries: n, tags_derived: this.tagsDerived, claim_coverage: claimCoverage, methods };
+  }
 }
 
 function isCorrect(p: Prediction, gold: string): boolean {
@@ -152,10 +261,6 @@ function isCorrect(p: Prediction, gold: string): boolean {
 
 function normalizeAnswer(a: string | null): string | null {
   return a === null ? null : normalize(a);
-}
-
-function report(opts: EvalOptions, query: Query, method: Method, variant: SliceVariant, p: Prediction, correct: boolean): void {
-  opts.onResult?.({ queryId: query.id, method: method.name, variant, predicted: p.answer, correct, episode: p.episode });
 }
 
 /**
@@ -194,23 +299,23 @@ function derive(store: EvalStore, query: Query, slice: readonly SliceMemory[]): 
 }
 
 /** N_eff against the true count of independent factors at step 0, and r_ij pairs for the AUC. */
-function collectDiagnostics(a: Accumulator, episode: EpisodeRecord, store: EvalStore, query: Query): void {
+function factorDiagnostics(episode: EpisodeRecord, store: EvalStore, query: Query): MethodOutcome['diagnostics'] {
   const step = episode.steps[0];
-  if (!step) return;
+  if (!step) return undefined;
   const slice = store.memories(step.sliceIds);
   const key = queryKey(query, slice);
-  if (!key) return;
+  if (!key) return undefined;
   const factors = factorsOn(store, slice, key);
   const known = factors.filter((f): f is string => f !== undefined);
-  if (known.length === 0) return;
-  a.nEffError += Math.abs(step.nEff - new Set(known).size);
-  a.nEffCount++;
+  if (known.length === 0) return undefined;
+  const pairs: FactorPair[] = [];
   const Z = fromRows(step.assignment);
   for (let i = 0; i < slice.length; i++) {
     for (let j = 0; j < i; j++) {
       const fi = factors[i];
       const fj = factors[j];
-      if (fi !== undefined && fj !== undefined) a.pairs.push({ score: dependency(Z, i, j), same: fi === fj });
+      if (fi !== undefined && fj !== undefined) pairs.push({ score: dependency(Z, i, j), same: fi === fj });
     }
   }
+  return { nEffError: Math.abs(step.nEff - new Set(known).size), pairs };
 }

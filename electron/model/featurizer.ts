@@ -17,9 +17,10 @@ import { claimMatchesKey } from '../engine/hypotheses';
 import type { SliceInput } from '../engine/evidence/model';
 import { PRIOR_DIM, priorAttributes } from '../engine/priors';
 import { CLAIM_SCORER, NO_EVIDENCE } from '../engine/scorer';
-import { contentWords, jaccard, normalize, words } from '../engine/text';
+import { normalize, words } from '../engine/text';
 import type { SliceMemory } from '../engine/types';
-import { cosineAt, hashText, TEXT_DIM } from './text-hash';
+import { pairTextFeatures, textFeatures } from './text-features';
+import { TEXT_DIM } from './text-hash';
 
 /** Bump on ANY change to what a feature means or how it is computed. */
 export const FEATURIZER_VERSION = 'cama-features/2';
@@ -131,29 +132,62 @@ function containsSequence(haystack: readonly string[], needle: readonly string[]
   return false;
 }
 
-const MARKER = /\b(?:according to|relay(?:ed|ing)?|report(?:ed|s)?|via|per|heard|summary|summar(?:y|ised|ized)|digest|roll-up|round-?up|passing (?:this |it )?on|forward(?:ed|ing)?|as i heard|word is|reportedly|sources? say)\b/i;
-
-function ngrams(ws: readonly string[], n: number, keep: (w: string) => boolean = () => true): Set<string> {
-  const out = new Set<string>();
-  for (let i = 0; i + n <= ws.length; i++) {
-    const g = ws.slice(i, i + n);
-    if (g.every(keep)) out.add(g.join(' '));
-  }
-  return out;
-}
 
 /** Σ weight over A ∩ B / Σ weight over A ∪ B (0 when both are empty or weigh nothing). */
-function weightedJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>, weight: (x: string) => number): number {
+function weightedJaccard(sets: IndexedSets, a: number, b: number, weight: Float64Array): number {
+  const { lists, member, V } = sets;
   let inter = 0;
   let union = 0;
-  for (const x of a) {
-    const w = weight(x);
+  // Summed in the sets' insertion order, as over the string sets themselves: the same float result.
+  for (const x of lists[a] as Int32Array) {
+    const w = weight[x] as number;
     union += w;
-    if (b.has(x)) inter += w;
+    if (member[b * V + x] === 1) inter += w;
   }
-  for (const x of b) if (!a.has(x)) union += weight(x);
+  for (const x of lists[b] as Int32Array) if (member[a * V + x] !== 1) union += weight[x] as number;
   return union > 0 ? inter / union : 0;
 }
+
+/**
+ * Per-memory sets of strings (distinct within a set) as ids into one slice vocabulary: each set's ids
+ * in insertion order, a K × V membership table and each id's document frequency. Pair features then test
+ * membership by index instead of hashing the same strings for every pair.
+ */
+interface IndexedSets {
+  lists: Int32Array[];
+  member: Uint8Array;
+  V: number;
+  df: Int32Array;
+}
+
+function indexSets(sets: ReadonlyArray<Iterable<string>>): IndexedSets {
+  const ids = new Map<string, number>();
+  const lists = sets.map((set) => {
+    const out: number[] = [];
+    for (const x of set) {
+      let id = ids.get(x);
+      if (id === undefined) ids.set(x, (id = ids.size));
+      out.push(id);
+    }
+    return Int32Array.from(out);
+  });
+  const V = ids.size;
+  const member = new Uint8Array(sets.length * V);
+  const df = new Int32Array(V);
+  lists.forEach((list, i) => {
+    for (const id of list) {
+      member[i * V + id] = 1;
+      df[id] = (df[id] as number) + 1;
+    }
+  });
+  return { lists, member, V, df };
+}
+
+function sharesAny(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  for (const x of a) if (b.has(x)) return true;
+  return false;
+}
+
 
 /** The featurizer. Deterministic: the same SliceInput gives the same bytes. */
 export function featurize(input: SliceInput): SliceFeatures {
@@ -165,27 +199,32 @@ export function featurize(input: SliceInput): SliceFeatures {
   if (S.support.rows !== K || S.support.cols !== L) throw new RangeError(`featurize: claim support is ${S.support.rows}×${S.support.cols}, expected ${K}×${L}`);
 
   // --- text ---------------------------------------------------------------------------------------
+  // Per-text features come from a cache keyed by the text (text-features.ts): the same memories are
+  // featurized at every step and variant.
+  const own = memories.map((m) => textFeatures(m.text));
   const text = new Float32Array(K * TEXT_DIM);
-  memories.forEach((m, i) => hashText(m.text, text, i * TEXT_DIM));
-  const query = hashText(input.query.text);
+  own.forEach((t, i) => text.set(t.hash, i * TEXT_DIM));
+  const query = Float32Array.from(textFeatures(input.query.text).hash);
   const hypotheses = new Float32Array(L * TEXT_DIM);
-  input.hypotheses.forEach((h, k) => hashText(h.value, hypotheses, k * TEXT_DIM));
-  const tokens = memories.map((m) => words(m.text));
-  const contentSets = memories.map((m) => new Set(contentWords(m.text)));
-  const normTexts = memories.map((m) => normalize(m.text));
+  input.hypotheses.forEach((h, k) => hypotheses.set(textFeatures(h.value).hash, k * TEXT_DIM));
+  const tokens = own.map((t) => t.tokens);
+  const contentSets = own.map((t) => t.content);
   // Residual words: neither the question's (nor the key's) words nor any hypothesis value's.
   const shared = new Set([...words(input.query.text), ...(key ? [...words(key.subject), ...words(key.attribute)] : []), ...input.hypotheses.flatMap((h) => words(h.value))]);
-  const residual = contentSets.map((set) => new Set([...set].filter((w) => !shared.has(w))));
-  const documentFrequency = new Map<string, number>();
-  for (const set of residual) for (const w of set) documentFrequency.set(w, (documentFrequency.get(w) ?? 0) + 1);
+  const residual = indexSets(contentSets.map((set) => [...set].filter((w) => !shared.has(w))));
   const rareLimit = Math.max(2, Math.floor(K / 3));
-  const residualBigrams = tokens.map((ws) => ngrams(ws, 2, (w) => !shared.has(w)));
-  const bigramFrequency = new Map<string, number>();
-  for (const set of residualBigrams) for (const b of set) bigramFrequency.set(b, (bigramFrequency.get(b) ?? 0) + 1);
+  const residualBigrams = indexSets(
+    own.map((t) => {
+      const out = new Set<string>();
+      for (const [a, b, gram] of t.bigrams) if (!shared.has(a) && !shared.has(b)) out.add(gram);
+      return out;
+    }),
+  );
   // Inverse slice frequency: words every member uses (a shared template, "After going through what was
   // available") weigh nothing; a word two members alone share weighs most.
   const idf = (df: number): number => Math.log((K + 1) / (df + 0.5));
-  const trigrams = tokens.map((ws) => ngrams(ws, 3));
+  const residualWeight = Float64Array.from(residual.df, idf);
+  const bigramWeight = Float64Array.from(residualBigrams.df, idf);
 
   // --- stance and evidence ------------------------------------------------------------------------
   const evidence = memories.map((_, i) => S.scorer[i] !== NO_EVIDENCE);
@@ -200,8 +239,8 @@ export function featurize(input: SliceInput): SliceFeatures {
   // --- agents named in texts ---------------------------------------------------------------------
   const agents = [...new Set(memories.map((m) => m.agent))];
   const agentTokens = new Map(agents.map((a) => [a, nameTokens(a)]));
-  const named = memories.map((m) => {
-    const toks = nameTokens(m.text);
+  const named = memories.map((m, i) => {
+    const toks = (own[i] as (typeof own)[number]).nameTokens;
     return new Set(agents.filter((a) => a !== m.agent && containsSequence(toks, agentTokens.get(a) as string[])));
   });
   const namedByOther = memories.map((m, i) => memories.some((_, j) => j !== i && (named[j] as Set<string>).has(m.agent)));
@@ -239,8 +278,8 @@ export function featurize(input: SliceInput): SliceFeatures {
     memory[c++] = Math.min(stated, 2) / 2;
     memory[c++] = (named[i] as Set<string>).size > 0 ? 1 : 0;
     memory[c++] = namedByOther[i] ? 1 : 0;
-    memory[c++] = MARKER.test(m.text) ? 1 : 0;
-    memory[c++] = Math.min(1, Math.log2(1 + (tokens[i] as string[]).length) / 8);
+    memory[c++] = (own[i] as (typeof own)[number]).marker ? 1 : 0;
+    memory[c++] = Math.min(1, Math.log2(1 + (tokens[i] as readonly string[]).length) / 8);
     const kind = m.kind?.trim().toLowerCase();
     const k = kind === undefined ? -1 : KINDS.indexOf(kind as (typeof KINDS)[number]);
     const kindCol = kind === undefined ? KINDS.length + 1 : k >= 0 ? k : KINDS.length;
@@ -250,38 +289,38 @@ export function featurize(input: SliceInput): SliceFeatures {
   });
 
   // --- pairs --------------------------------------------------------------------------------------
+  const sourceTypes = memories.map((m) => (m.sourceType === undefined ? undefined : normalize(m.sourceType)));
+  const kinds = memories.map((m) => (m.kind === undefined ? undefined : normalize(m.kind)));
   const pairs = new Float32Array(K * K * PAIR_DIM);
   const f = new Float32Array(PAIR_DIM);
   for (let i = 0; i < K; i++) {
     for (let j = i; j < K; j++) {
       const a = memories[i] as SliceMemory;
       const b = memories[j] as SliceMemory;
-      const ri = residual[i] as Set<string>;
-      const rj = residual[j] as Set<string>;
       let rare = 0;
-      if (i !== j) for (const w of ri) if (rj.has(w) && (documentFrequency.get(w) as number) <= rareLimit) rare++;
-      f[0] = cosineAt(text, i * TEXT_DIM, text, j * TEXT_DIM);
-      f[1] = jaccard(contentSets[i] as Set<string>, contentSets[j] as Set<string>);
-      f[2] = weightedJaccard(ri, rj, (w) => idf(documentFrequency.get(w) as number));
+      if (i !== j) {
+        const { lists, member, V, df } = residual;
+        for (const w of lists[i] as Int32Array) if (member[j * V + w] === 1 && (df[w] as number) <= rareLimit) rare++;
+      }
+      const together = pairTextFeatures(own[i] as (typeof own)[number], own[j] as (typeof own)[number]);
+      f[0] = together.cosine;
+      f[1] = together.contentJaccard;
+      f[2] = weightedJaccard(residual, i, j, residualWeight);
       f[3] = i === j ? 1 : Math.min(rare, 4) / 4;
-      const bi = residualBigrams[i] as Set<string>;
-      const bj = residualBigrams[j] as Set<string>;
-      f[4] = weightedJaccard(bi, bj, (b) => idf(bigramFrequency.get(b) as number));
-      const ti = trigrams[i] as Set<string>;
-      const tj = trigrams[j] as Set<string>;
-      f[5] = ti.size + tj.size === 0 ? 0 : jaccard(ti, tj);
-      f[6] = normTexts[i] === normTexts[j] ? 1 : 0;
+      f[4] = weightedJaccard(residualBigrams, i, j, bigramWeight);
+      f[5] = together.trigramJaccard;
+      f[6] = together.sameNorm ? 1 : 0;
       f[7] = (named[i] as Set<string>).has(b.agent) || (named[j] as Set<string>).has(a.agent) ? 1 : 0;
-      f[8] = [...(named[i] as Set<string>)].some((x) => (named[j] as Set<string>).has(x)) ? 1 : 0;
+      f[8] = sharesAny(named[i] as Set<string>, named[j] as Set<string>) ? 1 : 0;
       f[9] = a.agent === b.agent ? 1 : 0;
       f[10] = a.time !== undefined && b.time !== undefined && span > 0 ? Math.abs(a.time - b.time) / span : 0;
-      f[11] = a.sourceType !== undefined && b.sourceType !== undefined && normalize(a.sourceType) === normalize(b.sourceType) ? 1 : 0;
+      f[11] = sourceTypes[i] !== undefined && sourceTypes[i] === sourceTypes[j] ? 1 : 0;
       f[12] = a.observed !== undefined && b.observed !== undefined && a.observed >= 0.5 && b.observed >= 0.5 ? 1 : 0;
       const bothEvidence = evidence[i] && evidence[j];
       const sameStance = bothEvidence && stance[i] === stance[j];
       f[13] = sameStance ? 1 : 0;
       f[14] = bothEvidence && !sameStance ? 1 : 0;
-      f[15] = a.kind !== undefined && b.kind !== undefined && normalize(a.kind) === normalize(b.kind) ? 1 : 0;
+      f[15] = kinds[i] !== undefined && kinds[i] === kinds[j] ? 1 : 0;
       pairs.set(f, (i * K + j) * PAIR_DIM);
       pairs.set(f, (j * K + i) * PAIR_DIM);
     }
@@ -295,7 +334,7 @@ export function featurize(input: SliceInput): SliceFeatures {
     const stated = new Map(said.map((x) => [normalize(x.value), x.polarity]));
     const statesAny = said.some((x) => x.polarity === '+');
     const about = input.reading?.about[i] ?? (structured[i] ? 1 : 0);
-    const present = new Set(tokens[i]);
+    const present = (own[i] as (typeof own)[number]).wordSet;
     input.hypotheses.forEach((h, k) => {
       const o = (i * L + k) * SUPPORT_DIM;
       support[o] = structured[i] ? (S.support.data[i * L + k] as number) : 0;

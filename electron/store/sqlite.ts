@@ -72,8 +72,11 @@ function isLoadFailure(err: unknown): err is Error {
   return (err as NodeJS.ErrnoException).code === 'ERR_DLOPEN_FAILED' || /NODE_MODULE_VERSION|did not self-register/.test(err.message);
 }
 
-/** Opens `file` (':memory:' for an in-memory database) with the better-sqlite3 binary this runtime needs. */
-export function openDatabase(file: string, options: Database.Options = {}, runtime: Runtime = currentRuntime()): Database.Database {
+/**
+ * Opens `file` (':memory:' for an in-memory database, or the bytes of a serialized one) with the
+ * better-sqlite3 binary this runtime needs.
+ */
+export function openDatabase(file: string | Buffer, options: Database.Options = {}, runtime: Runtime = currentRuntime()): Database.Database {
   const binding = resolveBinding(runtime);
   if (binding.runtime === 'node') return new Database(file, options);
   try {

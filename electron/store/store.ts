@@ -62,6 +62,20 @@ export class Store {
     }
   }
 
+  /**
+   * An in-memory copy of a store from the bytes of `store.db.serialize()`: an evaluation worker thread's
+   * own connection to what the main thread's store holds (eval/parallel.ts). Already migrated.
+   */
+  static fromSerialized(bytes: Buffer): Store {
+    // A WAL file's header marks it WAL (bytes 18-19 = 2); a deserialized database has no WAL beside it, so
+    // the copy is marked rollback-journal (1) as SQLite's own serialization of an in-memory database is.
+    const copy = Buffer.from(bytes);
+    if (copy.length > 19 && copy[18] === 2 && copy[19] === 2) copy[18] = copy[19] = 1;
+    const db = openDatabase(copy);
+    db.pragma('foreign_keys = ON');
+    return new Store(db, IN_MEMORY);
+  }
+
   close(): void {
     if (this.db.open) this.db.close();
   }

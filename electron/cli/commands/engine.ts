@@ -10,7 +10,8 @@ export { describeSetup } from '../../runtime/setup';
 /** --model's help text, shared by the commands that take it. */
 export const MODEL_OPTION_HELP = "the evidence model: a .onnx file, or 'heuristic' (default: models/default.onnx when present, else the heuristic provider)";
 
-function readOverrides(configFile?: string): unknown {
+/** The engine settings in --engine-config's file ({} without one). */
+export function readOverrides(configFile?: string): unknown {
   if (!configFile) return {};
   const text = readFileSync(resolve(configFile), 'utf8');
   try {

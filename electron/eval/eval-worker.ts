@@ -1,0 +1,43 @@
+// One evaluation worker thread (eval/parallel.ts): loads the engine from the recipe, opens its copy of
+// the store, and scores the queries it is handed with the methods named.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadEngine } from '../runtime/setup';
+import { Store } from '../store/store';
+import { scoreQuery } from './harness';
+import type { MethodContext } from './methods';
+import { type EngineRecipe, type FromWorker, methodsByName, type ToWorker } from './parallel';
+
+const port = parentPort;
+if (!port) throw new Error('eval-worker.ts runs as a worker thread (eval/parallel.ts starts it)');
+const post = (msg: FromWorker): void => port.postMessage(msg);
+const fail = (err: unknown): void => post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+
+const { recipe } = workerData as { recipe: EngineRecipe };
+const setup = loadEngine(recipe.overrides, { model: recipe.model, source: recipe.source });
+setup.then(() => post({ type: 'loaded' }), fail);
+
+let run: { ctx: MethodContext; methods: ReturnType<typeof methodsByName>; store: Store; keepEpisodes: boolean } | null = null;
+
+port.on('message', (msg: ToWorker) => {
+  void handle(msg).catch(fail);
+});
+
+async function handle(msg: ToWorker): Promise<void> {
+  if (msg.type === 'start') {
+    run?.store.close();
+    const engine = await setup;
+    const store = Store.fromSerialized(Buffer.from(msg.store.buffer, msg.store.byteOffset, msg.store.byteLength));
+    run = { ctx: { ...engine, source: store }, methods: methodsByName(msg.methods), store, keepEpisodes: msg.keepEpisodes };
+    post({ type: 'ready', config: engine.config });
+    return;
+  }
+  if (!run) throw new Error('eval worker: queries before the store');
+  const outcomes = [];
+  for (const { index, query } of msg.batch) {
+    const outcome = await scoreQuery(run.store, run.ctx, run.methods, query);
+    if (!run.keepEpisodes) for (const r of outcome.results) delete r.episode;
+    outcomes.push({ index, outcome });
+  }
+  post({ type: 'scored', outcomes });
+}

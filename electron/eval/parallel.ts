@@ -1,0 +1,307 @@
+// `cama eval` across threads: this thread and n − 1 worker threads score queries side by side. Each worker
+// holds its own in-memory copy of the store (the bytes of `db.serialize()`), its own engine (onnxruntime
+// sessions included, loaded from the same recipe) and the same methods by name. Outcomes come back with
+// their index and are passed on in store order, so the report, onResult and the progress are those of
+// the serial loop, whatever the number of threads.
+//
+// Queries go out two at a time to whichever thread is free (episodes differ in length). This thread scores
+// from the first query on while the workers load their modules and models. Workers pay only on long runs
+// (MIN_QUERIES_FOR_WORKERS): each warms its own JIT from cold, and on 2 cores V8's background compilation
+// and GC already keep much of the second core busy for one thread.
+
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Query } from '../../shared/domain';
+import type { EngineConfig } from '../engine/config';
+import type { Store } from '../store/store';
+import { type EvalOptions, type EvalStore, type QueryOutcome, type QueryScorer, scoreQuery, serialScorer } from './harness';
+import { ablationMethod, type Method, resolveMethods } from './methods';
+
+/** How a worker builds the same engine as the main thread: loadEngine's arguments. */
+export interface EngineRecipe {
+  overrides: unknown;
+  model?: string;
+  source?: string;
+}
+
+/** main → worker. */
+export type ToWorker =
+  | { type: 'start'; store: Uint8Array; methods: string[]; keepEpisodes: boolean }
+  | { type: 'score'; batch: Array<{ index: number; query: Query }> };
+
+/** worker → main. */
+export type FromWorker =
+  | { type: 'loaded' }
+  | { type: 'ready'; config: EngineConfig }
+  | { type: 'scored'; outcomes: Array<{ index: number; outcome: QueryOutcome }> }
+  | { type: 'error'; message: string };
+
+/** Below this many queries an evaluation runs in this thread alone (see WorkerOptions). */
+export const MIN_QUERIES_FOR_WORKERS = 500;
+/** Queries handed out at once: small enough to balance long and short episodes. */
+const BATCH = 2;
+
+/** Default threads: one per core, at most 4 (beyond that the store copies cost more than they buy). */
+export function defaultThreads(): number {
+  return Math.min(4, availableParallelism());
+}
+
+/** --workers' help text. */
+export function workersHelp(): string {
+  return `threads that score queries: this one and up to n − 1 worker threads, each with its own copy of the store and engine, for runs of at least ${MIN_QUERIES_FOR_WORKERS} queries (default: ${defaultThreads()}, one per core up to 4; 1: this thread alone). The report is the same for any n`;
+}
+
+/**
+ * The worker threads `eval --workers n` asks for (n − 1 beside this thread; `value` undefined:
+ * defaultThreads()), or null where they would not help: one thread asked for, or a method a worker
+ * cannot rebuild (an LLM method needs this thread's client). A bad value is an error naming the flag.
+ */
+export function startEvalWorkers(value: string | undefined, methods: readonly Method[], recipe: EngineRecipe): EvalWorkers | null {
+  const n = value === undefined ? defaultThreads() : Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--workers must be a whole number ≥ 1, got "${value}"`);
+  return n > 1 && canRebuild(methods) ? new EvalWorkers(n - 1, recipe) : null;
+}
+
+/** The methods the workers can rebuild from a name: the registry's and the `--ablate` ones. */
+export function methodsByName(names: readonly string[]): Method[] {
+  return names.map((name) => (name.startsWith('cama_ablate_') ? ablationMethod(name.slice('cama_ablate_'.length)) : (resolveMethods([name])[0] as Method)));
+}
+
+function canRebuild(methods: readonly Method[]): boolean {
+  if (methods.some((m) => (m as { llm?: boolean }).llm)) return false;
+  try {
+    return methodsByName(methods.map((m) => m.name)).every((m, i) => m.name === methods[i]?.name);
+  } catch {
+    return false;
+  }
+}
+
+/** The next message of `type` from `w`; rejects on a worker error, its exit, or an error message. */
+function next<T extends FromWorker['type']>(w: Worker, type: T): Promise<Extract<FromWorker, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const off = (): void => {
+      w.off('message', onMessage);
+      w.off('error', onError);
+      w.off('exit', onExit);
+    };
+    const onMessage = (msg: FromWorker): void => {
+      off();
+      if (msg.type === 'error') reject(new Error(msg.message));
+      else if (msg.type !== type) reject(new Error(`eval worker: expected "${type}", got "${msg.type}"`));
+      else resolve(msg as Extract<FromWorker, { type: T }>);
+    };
+    const onError = (err: Error): void => (off(), reject(err));
+    const onExit = (code: number): void => (off(), reject(new Error(`an eval worker stopped (exit code ${code}) before finishing`)));
+    w.on('message', onMessage);
+    w.on('error', onError);
+    w.on('exit', onExit);
+  });
+}
+
+/**
+ * The worker's script. From the sources (the CLI, the bench and the tests run under tsx): eval-worker.ts
+ * bundled by esbuild into one file under node_modules/.cache (named by its content, so concurrent runs
+ * share it and an edit makes a new one), which a worker loads in a fraction of the time tsx takes to
+ * transform and resolve module by module; where esbuild fails, the tsx bootstrap. From a build: the
+ * sibling eval-worker.js.
+ */
+function workerScript(): URL {
+  if (!import.meta.url.endsWith('.ts')) return new URL('./eval-worker.js', import.meta.url);
+  const fallback = new URL('./eval-worker-tsx.mjs', import.meta.url);
+  try {
+    // Loaded here, not at the top: a run in one thread, and the worker itself, never need esbuild.
+    const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+    const out = buildSync({
+      entryPoints: [fileURLToPath(new URL('./eval-worker.ts', import.meta.url))],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      write: false,
+      logLevel: 'silent',
+    }).outputFiles[0];
+    if (!out) return fallback;
+    // Inside the repository, so the bundle's bare imports (zod, onnxruntime-node, ...) resolve from node_modules.
+    const dir = fileURLToPath(new URL('../../node_modules/.cache/cama-eval-worker/', import.meta.url));
+    const file = join(dir, `eval-worker-${createHash('sha256').update(out.contents).digest('hex').slice(0, 16)}.mjs`);
+    if (!existsSync(file)) {
+      mkdirSync(dir, { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, out.contents);
+      renameSync(tmp, file);
+      removeStaleBundles(dir, file);
+    }
+    return pathToFileURL(file);
+  } catch {
+    return fallback;
+  }
+}
+
+/** Options of EvalWorkers. */
+export interface WorkerOptions {
+  /**
+   * The fewest queries worth the workers: each loads its modules and engine and warms its JIT from cold,
+   * which a short run does not win back. Measured on 2 cores: 200 queries, cama alone or all eleven
+   * methods, ran no faster (or slower) with a worker; 1000 queries of cama alone ran 16% faster.
+   * Default MIN_QUERIES_FOR_WORKERS.
+   */
+  minQueries?: number;
+}
+
+/** Bundles of earlier sources, untouched for an hour (a run still starting from one is long done with it). */
+function removeStaleBundles(dir: string, keep: string): void {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    try {
+      if (path !== keep && /^eval-worker-[0-9a-f]+\.mjs$/.test(name) && Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { force: true });
+    } catch {
+      // Another run removed it first.
+    }
+  }
+}
+
+/** Worker threads for evaluations, started when a run is big enough to need them. */
+export class EvalWorkers {
+  private workers: Worker[] = [];
+  private loaded: Array<Promise<unknown>> = [];
+  private readonly minQueries: number;
+
+  /** Up to `count` worker threads (besides this one) that will build their engine from `recipe`. */
+  constructor(
+    private readonly count: number,
+    private readonly recipe: EngineRecipe,
+    options: WorkerOptions = {},
+  ) {
+    if (!Number.isInteger(count) || count < 1) throw new RangeError(`worker threads must be a whole number ≥ 1, got ${count}`);
+    this.minQueries = options.minQueries ?? MIN_QUERIES_FOR_WORKERS;
+  }
+
+  /** Starts the threads (once); they load while this thread goes on. */
+  private spawn(): void {
+    if (this.workers.length > 0) return;
+    const url = workerScript();
+    this.workers = Array.from({ length: this.count }, () => new Worker(url, { workerData: { recipe: this.recipe } }));
+    // Unreferenced except while scoring: nothing here may keep the process alive after an error.
+    for (const w of this.workers) {
+      w.unref();
+      // A worker's error is reported through the run it breaks (next()); between runs it must not crash this thread.
+      w.on('error', () => {});
+    }
+    this.loaded = this.workers.map((w) => next(w, 'loaded'));
+    // Reported when the scorer awaits them; unobserved until then, a rejection would end the process.
+    for (const p of this.loaded) p.catch(() => {});
+  }
+
+  /** Starts the workers and settles when every one has loaded its modules and engine (rejects with the first failure). */
+  async whenLoaded(): Promise<void> {
+    this.spawn();
+    for (const w of this.workers) w.ref();
+    try {
+      await Promise.all(this.loaded);
+    } finally {
+      for (const w of this.workers) w.unref();
+    }
+  }
+
+  /**
+   * A scorer for `evaluate` over `store`: this thread alone for runs under `minQueries` or methods a
+   * worker cannot rebuild by name, else this thread and the workers.
+   */
+  scorer(store: Store): QueryScorer {
+    return async (evalStore, queries, opts, take) => {
+      if (queries.length < Math.max(2, this.minQueries) || !canRebuild(opts.methods)) return serialScorer(evalStore, queries, opts, take);
+      this.spawn();
+      for (const w of this.workers) w.ref();
+      try {
+        await new Run(queries, take).score(evalStore, store, this.workers, this.loaded, opts);
+      } finally {
+        for (const w of this.workers) w.unref();
+      }
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+/** One evaluation shared out: a queue of query indices, and the outcomes passed on in index order. */
+class Run {
+  private sent = 0;
+  private flushed = 0;
+  private readonly pending = new Map<number, QueryOutcome>();
+  private failure: Error | null = null;
+
+  constructor(
+    private readonly queries: readonly Query[],
+    private readonly take: (index: number, outcome: QueryOutcome) => void,
+  ) {}
+
+  async score(evalStore: EvalStore, store: Store, workers: readonly Worker[], loaded: ReadonlyArray<Promise<unknown>>, opts: EvalOptions): Promise<void> {
+    // The copy the workers score is the store as it is when the run starts.
+    const bytes = store.db.serialize();
+    const start: ToWorker = { type: 'start', store: bytes, methods: opts.methods.map((m) => m.name), keepEpisodes: opts.onResult !== undefined };
+    await Promise.all([this.here(evalStore, opts), ...workers.map((w, i) => this.there(w, loaded[i] as Promise<unknown>, start, opts))]);
+    if (this.failure) throw this.failure;
+    if (this.flushed !== this.queries.length) throw new Error(`eval: ${this.flushed} of ${this.queries.length} queries came back`);
+  }
+
+  private nextBatch(): Array<{ index: number; query: Query }> {
+    if (this.failure) return [];
+    const batch = this.queries.slice(this.sent, this.sent + BATCH).map((query, k) => ({ index: this.sent + k, query }));
+    this.sent += batch.length;
+    return batch;
+  }
+
+  private done(index: number, outcome: QueryOutcome): void {
+    this.pending.set(index, outcome);
+    for (let o = this.pending.get(this.flushed); o !== undefined; o = this.pending.get(this.flushed)) {
+      this.pending.delete(this.flushed);
+      this.take(this.flushed++, o);
+    }
+  }
+
+  /** This thread's share: from the first query on, while the workers still load. */
+  private async here(store: EvalStore, opts: EvalOptions): Promise<void> {
+    const ctx = { ...opts.context, source: store };
+    try {
+      for (let batch = this.nextBatch(); batch.length > 0; batch = this.nextBatch()) {
+        for (const { index, query } of batch) this.done(index, await scoreQuery(store, ctx, opts.methods, query));
+        // Let the workers' messages in: an engine that never awaits real I/O would otherwise starve them.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } catch (err) {
+      this.failure ??= err as Error;
+    }
+  }
+
+  /** One worker's share, once it has loaded, opened its copy and shown the same engine. */
+  private async there(w: Worker, loaded: Promise<unknown>, start: ToWorker, opts: EvalOptions): Promise<void> {
+    try {
+      await loaded;
+      if (this.sent >= this.queries.length || this.failure) return;
+      const ready = next(w, 'ready');
+      w.postMessage(start);
+      checkSameEngine((await ready).config, opts);
+      for (let batch = this.nextBatch(); batch.length > 0; batch = this.nextBatch()) {
+        const reply = next(w, 'scored');
+        w.postMessage({ type: 'score', batch } satisfies ToWorker);
+        for (const { index, outcome } of (await reply).outcomes) this.done(index, outcome);
+      }
+    } catch (err) {
+      this.failure ??= err as Error;
+    }
+  }
+}
+
+/** The workers must run the engine this thread describes (same model, τ's, J, budget, ...). */
+function checkSameEngine(config: EngineConfig, opts: EvalOptions): void {
+  const mine = JSON.stringify(opts.context.config);
+  const theirs = JSON.stringify(config);
+  if (mine !== theirs) throw new Error(`eval workers built another engine than the main thread's: ${theirs} vs ${mine}`);
+}

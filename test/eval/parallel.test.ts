@@ -1,0 +1,105 @@
+// `eval` across threads (electron/eval/parallel.ts): the same report, the same results in the same order
+// and the same progress as the serial loop, with the shipped model loaded in every worker, whether the
+// workers join at once or late; a worker engine that differs from the main thread's is refused; a bad
+// --workers value is named.
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluate, type EvalReport, type QueryResult } from '../../electron/eval/harness';
+import { resolveMethods } from '../../electron/eval/methods';
+import { EvalWorkers, startEvalWorkers } from '../../electron/eval/parallel';
+import { type EngineSetup, loadEngine } from '../../electron/runtime/setup';
+import type { Store } from '../../electron/store/store';
+import { simulateBundle, storeOf, tempDir } from '../model/helpers';
+
+let dir: string;
+let store: Store;
+let setup: EngineSetup;
+const methods = resolveMethods(['cama', 'majority_vote', 'cama_wo_expand']);
+
+beforeAll(async () => {
+  dir = tempDir('cama-parallel-');
+  store = storeOf(await simulateBundle(dir));
+  setup = await loadEngine();
+}, 60_000);
+
+afterAll(() => {
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** The report without its timings (ms per query differ from run to run). */
+function withoutTimings(report: EvalReport): unknown {
+  return { ...report, methods: Object.fromEntries(Object.entries(report.methods).map(([k, m]) => [k, { ...m, ms_per_query: 0 }])) };
+}
+
+const line = (r: QueryResult) => ({ queryId: r.queryId, method: r.method, variant: r.variant, predicted: r.predicted, correct: r.correct, steps: r.episode?.steps.length, answer: r.episode?.answer });
+
+async function run(workers: EvalWorkers | null): Promise<{ report: EvalReport; results: ReturnType<typeof line>[]; progress: number[] }> {
+  const results: ReturnType<typeof line>[] = [];
+  const progress: number[] = [];
+  const report = await evaluate(store, {
+    bundle: 'small',
+    methods,
+    context: setup,
+    onResult: (r) => results.push(line(r)),
+    onProgress: (done) => progress.push(done),
+    scorer: workers?.scorer(store),
+  });
+  return { report, results, progress };
+}
+
+describe('eval across worker threads', () => {
+  it('gives the serial report, results and progress, in store order', async () => {
+    const serial = await run(null);
+    const workers = new EvalWorkers(2, { overrides: {} }, { minQueries: 0 });
+    try {
+      await workers.whenLoaded(); // all three threads score from the start
+      const parallel = await run(workers);
+      expect(serial.report.n_queries).toBe(60);
+      expect(serial.report.methods.cama?.n_eff_mae).toBeTypeOf('number');
+      expect(withoutTimings(parallel.report)).toEqual(withoutTimings(serial.report));
+      expect(parallel.results).toEqual(serial.results);
+      // Every episode came back from the workers (onResult is set): the results carry them.
+      expect(parallel.results.filter((r) => r.method === 'cama').every((r) => r.steps !== undefined && r.steps > 0)).toBe(true);
+      expect(parallel.progress).toEqual(serial.progress.map((_, i) => i + 1));
+    } finally {
+      await workers.close();
+    }
+  }, 120_000);
+
+  it('gives the same report when the workers join while this thread is already scoring', async () => {
+    const serial = await run(null);
+    const workers = new EvalWorkers(1, { overrides: {} }, { minQueries: 0 });
+    try {
+      expect(withoutTimings((await run(workers)).report)).toEqual(withoutTimings(serial.report));
+    } finally {
+      await workers.close();
+    }
+  }, 120_000);
+
+  it('refuses workers whose engine is not the main thread\'s', async () => {
+    const workers = new EvalWorkers(1, { overrides: { budget: setup.config.budget + 1 } }, { minQueries: 0 });
+    try {
+      await workers.whenLoaded();
+      await expect(run(workers)).rejects.toThrow(/eval workers built another engine/);
+    } finally {
+      await workers.close();
+    }
+  }, 60_000);
+
+  it('scores a short run in this thread alone, starting no worker', async () => {
+    const workers = new EvalWorkers(1, { overrides: { budget: setup.config.budget + 1 } }); // a mismatch, were it asked
+    try {
+      const { report } = await run(workers); // 60 queries < MIN_QUERIES_FOR_WORKERS
+      expect(report.n_queries).toBe(60);
+    } finally {
+      await workers.close();
+    }
+  });
+
+  it('names --workers when its value is not a whole number ≥ 1, and starts no worker for one thread', () => {
+    expect(() => startEvalWorkers('0', methods, { overrides: {} })).toThrow(/--workers must be a whole number ≥ 1, got "0"/);
+    expect(() => startEvalWorkers('two', methods, { overrides: {} })).toThrow(/--workers/);
+    expect(startEvalWorkers('1', methods, { overrides: {} })).toBeNull();
+  });
+});

@@ -1,0 +1,87 @@
+// withMemoizedInfer (electron/model/memo.ts), which the evaluation shares among the methods of one
+// question: a slice met again is not inferred again and gets the same output; another slice (another
+// member, or the same members under another query) is inferred; the model's own methods stay reachable.
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EvidenceModel, SliceInput } from '../../electron/engine/evidence/model';
+import { initialSlice } from '../../electron/engine/retrieve';
+import { withMemoizedInfer } from '../../electron/model/memo';
+import { OnnxEvidenceModel } from '../../electron/model/onnx-model';
+import { join } from 'node:path';
+import { defaultModelsDir } from '../../electron/model/paths';
+import type { Store } from '../../electron/store/store';
+import type { Query } from '../../shared/domain';
+import { inputFor, simulateBundle, storeOf, tempDir } from './helpers';
+
+let dir: string;
+let store: Store;
+let model: OnnxEvidenceModel;
+
+beforeAll(async () => {
+  dir = tempDir();
+  store = storeOf(await simulateBundle(dir));
+  model = await OnnxEvidenceModel.load(join(defaultModelsDir(), 'default.onnx'));
+});
+
+afterAll(async () => {
+  await model.close();
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** `model`, counting its inferences. */
+function counted(m: OnnxEvidenceModel): { model: OnnxEvidenceModel; calls: () => number } {
+  let calls = 0;
+  const spy = Object.assign(Object.create(m) as OnnxEvidenceModel, {
+    infer: (input: SliceInput) => {
+      calls++;
+      return m.infer(input);
+    },
+  });
+  return { model: spy, calls: () => calls };
+}
+
+describe('withMemoizedInfer', () => {
+  it('infers a slice once, gives it the same output after, and infers other slices', async () => {
+    const [q1, q2] = store.queries() as [Query, Query];
+    const slice = initialSlice(store, q1, 10);
+    const { model: spy, calls } = counted(model);
+    const shared: EvidenceModel = withMemoizedInfer(spy);
+    const first = await shared.infer(inputFor(store, q1, slice, model.info.slots));
+    const again = await shared.infer(inputFor(store, q1, [...slice], model.info.slots));
+    expect(calls()).toBe(1);
+    expect(again).toBe(first);
+    expect(Array.from(first.assignment.data)).toEqual(Array.from((await model.infer(inputFor(store, q1, slice, model.info.slots))).assignment.data));
+    await shared.infer(inputFor(store, q1, slice.slice(1), model.info.slots));
+    await shared.infer(inputFor(store, q2, slice, model.info.slots));
+    expect(calls()).toBe(3);
+  });
+
+  it('infers the same slice again when the engine reads its members differently (cama_llm beside cama)', async () => {
+    const [q1] = store.queries() as [Query];
+    const slice = initialSlice(store, q1, 10);
+    const { model: spy, calls } = counted(model);
+    const shared: EvidenceModel = withMemoizedInfer(spy);
+    const input = inputFor(store, q1, slice, model.info.slots);
+    await shared.infer(input);
+    // Another reading of the same members: the first member's support row flipped, as another reader might.
+    const data = Float64Array.from(input.claimSupport.support.data);
+    const L = input.claimSupport.support.cols;
+    for (let h = 0; h < L; h++) data[h] = -(data[h] ?? 0);
+    const reread: SliceInput = { ...input, claimSupport: { ...input.claimSupport, support: { ...input.claimSupport.support, data } } };
+    expect(L).toBeGreaterThan(0);
+    await shared.infer(reread);
+    expect(calls()).toBe(2);
+    await shared.infer({ ...input, hypotheses: input.hypotheses.map((h) => ({ value: `${h.value} (read otherwise)`, norm: `${h.norm} read otherwise` })) });
+    expect(calls()).toBe(3);
+    await shared.infer({ ...input });
+    expect(calls()).toBe(3);
+  });
+
+  it("keeps the model's own name, flags and methods (an ablation is made from it as from the model)", () => {
+    const shared = withMemoizedInfer(model);
+    expect(shared.name).toBe(model.name);
+    expect(shared.heuristic).toBe(false);
+    expect(shared.withAblation(['text']).name).toBe(model.withAblation(['text']).name);
+  });
+});
