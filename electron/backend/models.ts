@@ -110,6 +110,7 @@ function summary(file: string, origin: 'shipped' | 'user', active: boolean): Mod
     mu: card?.architecture.mu ?? null,
     trainedOn: data?.name ?? (data?.path ? basename(data.path) : null),
     labelsUsed: card?.labels.count ?? null,
+    weakLabelsUsed: (card?.weakLabels as { count?: number } | null | undefined)?.count ?? null,
     calibration: card?.calibration ? { tauP: card.calibration.tauP, tauN: card.calibration.tauN, tauH: card.calibration.tauH } : null,
     validation: (card?.metrics.validation as EvalMetricsView | null | undefined) ?? null,
     trainedOnPath: data?.kind === 'store' && data.path ? resolve(data.path) : null,

@@ -77,13 +77,24 @@ export interface Example {
   partner?: Example;
 }
 
+/** A weak label enters L_d only when the label model is this sure: |2 P(dependent) − 1| ≥ 0.2. */
+export const WEAK_MIN_CONFIDENCE = 0.2;
+
 /** The labels used for L_d, keyed by unordered pair (and query, when the label is scoped to one). */
 export class LabelIndex {
   private readonly byPair = new Map<string, LabelValue>();
   readonly count: number;
   readonly sha256: string;
 
-  constructor(labels: ReadonlyArray<{ a: string; b: string; label: LabelValue; query?: string }>) {
+  /** Weak labels (the labelling functions' label model, electron/labelling/): P(dependent) by unordered pair. */
+  private readonly weakByPair = new Map<string, number>();
+  readonly weakCount: number;
+  readonly weakSha256: string | null;
+
+  constructor(
+    labels: ReadonlyArray<{ a: string; b: string; label: LabelValue; query?: string }>,
+    weak: ReadonlyArray<{ a: string; b: string; probability: number }> = [],
+  ) {
     const lines: string[] = [];
     for (const l of labels) {
       const [a, b] = l.a < l.b ? [l.a, l.b] : [l.b, l.a];
@@ -92,6 +103,20 @@ export class LabelIndex {
     }
     this.count = labels.length;
     this.sha256 = createHash('sha256').update(lines.sort().join('\n')).digest('hex');
+    const weakLines: string[] = [];
+    for (const w of weak) {
+      const [a, b] = w.a < w.b ? [w.a, w.b] : [w.b, w.a];
+      this.weakByPair.set(LabelIndex.key(a, b), w.probability);
+      weakLines.push(JSON.stringify([a, b, Math.round(w.probability * 1e6) / 1e6]));
+    }
+    this.weakCount = weak.length;
+    this.weakSha256 = weak.length ? createHash('sha256').update(weakLines.sort().join('\n')).digest('hex') : null;
+  }
+
+  /** The weak label's P(dependent) for (a, b), if the label model gave one. */
+  weak(a: string, b: string): number | undefined {
+    const [x, y] = a < b ? [a, b] : [b, a];
+    return this.weakByPair.get(LabelIndex.key(x, y));
   }
 
   private static key(a: string, b: string, query?: string): string {
@@ -121,14 +146,23 @@ export function dependenceTargets(
   const roots = slice.map((m) => new Set(source.ancestorRoots(m.id)));
   const pos = new Uint8Array(K * K);
   const neg = new Uint8Array(K * K);
+  const confidence = new Float32Array(K * K).fill(1); // < 1 only for weak labels
   for (let i = 0; i < K; i++) {
     for (let j = 0; j < K; j++) {
       if (i === j || !evidence[i] || !evidence[j]) continue;
       const label = labels.get((slice[i] as SliceMemory).id, (slice[j] as SliceMemory).id, queryId);
+      const weak = label === undefined ? labels.weak((slice[i] as SliceMemory).id, (slice[j] as SliceMemory).id) : undefined;
       let dependent: boolean | null;
       if (label === 'dependent') dependent = true;
       else if (label === 'independent') dependent = false;
       else if (label === 'unsure') dependent = null;
+      // A weak label is the researchers' own rule: below their labels, above the data's defaults; too
+      // unsure a one (confidence |2p − 1| < WEAK_MIN_CONFIDENCE) says nothing about the pair.
+      else if (weak !== undefined) {
+        const c = Math.abs(2 * weak - 1);
+        dependent = c < WEAK_MIN_CONFIDENCE ? null : weak >= 0.5;
+        confidence[i * K + j] = c;
+      }
       else if (factors[i] !== undefined && factors[j] !== undefined) dependent = factors[i] === factors[j];
       else dependent = [...(roots[i] as Set<string>)].some((r) => (roots[j] as Set<string>).has(r));
       if (dependent === true) pos[i * K + j] = 1;
@@ -152,7 +186,9 @@ export function dependenceTargets(
     let p = 0;
     for (let j = 0; j < K; j++) p += pos[i * K + j] as number;
     for (let j = 0; j < K; j++) {
-      if (pos[i * K + j]) weights[i * K + j] = 1 / (p * anchors.length);
+      // A weak positive weighs its confidence: a soft positive of L_d. (Negatives only enter the
+      // denominator of Eq. 15, a mask, so a weak negative is in or out by WEAK_MIN_CONFIDENCE.)
+      if (pos[i * K + j]) weights[i * K + j] = (confidence[i * K + j] as number) / (p * anchors.length);
       if (pos[i * K + j] || neg[i * K + j]) candidates[i * K + j] = 1;
     }
   }

@@ -26,6 +26,8 @@ import { initialWeights } from '../model/weights';
 import { type DataSource, openDataSource } from './data';
 import { type Example, LabelIndex, trainingExamples, type ValidationSet, validationExamples } from './examples';
 import { type EpochReport, fit } from './fit';
+import { weakLabels } from '../labelling/report';
+import type { Store } from '../store/store';
 
 export interface TrainOptions {
   /** Training data: a bundle folder, a store file, or a simulator config (.json); several joined by commas. */
@@ -69,6 +71,11 @@ export interface TrainOptions {
   textOnly?: boolean;
   /** Use the training store's researcher labels in L_d (default true; false trains the same model without them). */
   labels?: boolean;
+  /**
+   * Add the labelling functions' weak labels (the label model's P(dependent) over their candidate pairs,
+   * electron/labelling/) to L_d as soft positives / negatives, below researcher labels (default false).
+   */
+  weakLabels?: boolean;
   /** Calibrate τ_p, τ_N, τ_H and measure validation metrics with the engine (default true). */
   calibrate?: boolean;
   /** Engine settings (K, J, B, ...) as for --engine-config. */
@@ -160,8 +167,13 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     const examples: Example[] = [];
     const counts: Record<string, number> = {};
     let queries = 0;
+    const weakOf = (store: Store) => (options.weakLabels ? weakLabels(store) : { labels: [], functions: [] });
+    let weak = { count: 0, functions: [] as string[], sha256: [] as string[] };
     for (const [i, data] of trainData.entries()) {
-      const set = await trainingExamples(data.store, config, new LabelIndex(options.labels === false ? [] : data.store.labels()), {
+      const w = weakOf(data.store);
+      const index = new LabelIndex(options.labels === false ? [] : data.store.labels(), w.labels);
+      weak = { count: weak.count + index.weakCount, functions: [...weak.functions, ...w.functions], sha256: [...weak.sha256, ...(index.weakSha256 ? [index.weakSha256] : [])] };
+      const set = await trainingExamples(data.store, config, index, {
         episodes: options.episodes ?? true,
         variants: options.variants ?? true,
         textOnly: options.textOnly ?? true,
@@ -236,6 +248,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
         engine: { k: config.k, kAdd: config.kAdd, budget: config.budget, slots: config.slots, alpha: config.alpha, policy: heuristicPolicy.name },
       },
       labels: { count: labels.count, sha256: labels.sha256 },
+      weakLabels: options.weakLabels ? { count: weak.count, functions: weak.functions, sha256: weak.sha256.join(',') || null } : null,
       hyperParameters: { ...hp, optimizer: 'adam', calibrationGrid: GRID, stepCost },
       calibration,
       metrics: {

@@ -123,6 +123,16 @@ export function CompareModels({ models }: { models: ModelSummary[] }) {
               </td>
             ))}
           </tr>
+          <tr className="about-row">
+            <th className="left" title="weak labels from the labelling functions' label model that entered L_d (— : trained without them)">
+              weak labels used
+            </th>
+            {scored.map((m) => (
+              <td key={m.file} className="num" data-testid="compare-weak-labels" data-model-name={m.name}>
+                {m.weakLabelsUsed ?? '—'}
+              </td>
+            ))}
+          </tr>
           {TABLED.map((k) => {
             const c = column(k);
             const base = valueOf(active?.validation ?? null, k);

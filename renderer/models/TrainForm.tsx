@@ -18,6 +18,9 @@ import { isRunning, runJob, useJob } from '../common/jobs';
 import { JobPanel } from '../common/ProgressBar';
 import { useTrainingCurve } from './trainingCurve';
 
+/** Set by the Labelling-functions view's "train with these labels" link; read once here. */
+export const TRAIN_WEAK_KEY = 'workbench-train-weak-labels';
+
 /** The backend's rule for a model name (it becomes a file name). */
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,47}$/;
 
@@ -86,13 +89,20 @@ export function TrainForm({ models, onTrained }: { models: ModelSummary[]; onTra
   const [mu, setMu] = useState(0.5);
   const [seed, setSeed] = useState(1);
   const [useLabels, setUseLabels] = useState(true);
+  // Arriving from the Labelling-functions view's "train with these labels" ticks the box (a one-shot note
+  // in sessionStorage: a query string would clobber the page's own, and the hash route must stay /models).
+  const [useWeakLabels, setUseWeakLabels] = useState(() => {
+    const asked = sessionStorage.getItem(TRAIN_WEAK_KEY) === '1';
+    sessionStorage.removeItem(TRAIN_WEAK_KEY);
+    return asked;
+  });
   const job = useJob('train');
   const running = isRunning(job);
   const taken = models.some((m) => m.name === name);
   const nameProblem = !MODEL_NAME.test(name) ? "letters, digits, '-' and '_' (at most 48), starting with a letter or digit" : taken ? 'a model with this name exists' : null;
   const valid = nameProblem === null && Number.isInteger(epochs) && epochs >= 1 && epochs <= 100 && mu >= 0 && mu <= 5 && Number.isInteger(seed) && seed >= 0;
   const start = () =>
-    void runJob('train', () => api.startTrain({ name, epochs, mu, seed, useLabels }), (status) => {
+    void runJob('train', () => api.startTrain({ name, epochs, mu, seed, useLabels, useWeakLabels }), (status) => {
       const file = (status.result as { file?: unknown } | undefined)?.file;
       onTrained(typeof file === 'string' ? file : null);
       setName(suggestedName());
@@ -126,6 +136,10 @@ export function TrainForm({ models, onTrained }: { models: ModelSummary[]; onTra
         <label title="train a twin without the labels (same data, same seed) to see what the labels changed">
           <input type="checkbox" checked={useLabels} onChange={(e) => setUseLabels(e.target.checked)} disabled={running} data-testid="train-use-labels" /> use
           the labels
+        </label>
+        <label title="add the labelling functions' probabilistic labels (the label model's) to L_d, below researcher labels">
+          <input type="checkbox" checked={useWeakLabels} onChange={(e) => setUseWeakLabels(e.target.checked)} disabled={running} data-testid="train-use-weak-labels" /> use
+          weak labels
         </label>
         <Button variant="primary" onClick={start} busy={running} disabled={!store || !valid || !planAllows} data-testid="train-start">
           {running ? 'Training…' : 'Train'}

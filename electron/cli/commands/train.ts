@@ -104,6 +104,7 @@ export function trainCommand(): Command {
     .option('--no-text-only', 'leave out the text-only copies of the slices (claims removed), so the support scorer is not taught to read text')
     .option('--no-calibrate', 'skip calibration and validation metrics (the card then has none)')
     .option('--engine-config <file>', 'a JSON file overriding engine settings (K, B, ...)')
+    .option('--weak-labels', "add the store's labelling functions' weak labels (the label model's P(dependent)) to L_d, below researcher labels")
     .action(
       async (opts: {
         bundle: string;
@@ -129,6 +130,7 @@ export function trainCommand(): Command {
         textOnly: boolean;
         calibrate: boolean;
         engineConfig?: string;
+        weakLabels?: boolean;
       }) => {
         const progress = trainProgress();
         let engine: unknown;
@@ -162,6 +164,7 @@ export function trainCommand(): Command {
               textOnly: opts.textOnly,
               calibrate: opts.calibrate,
               engine,
+              weakLabels: opts.weakLabels ?? false,
             },
             progress.onEvent,
           );
