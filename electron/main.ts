@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, Menu, type MenuItemConstructorOptions, net, protocol, session, type WebFrameMain } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, type MenuItemConstructorOptions, net, protocol, safeStorage, session, type WebFrameMain } from 'electron';
 import { CALL_NAMES, channelOf, EVENT_CHANNEL } from '../shared/contract';
 import type { JobStatus, WorkbenchEvent } from '../shared/views';
 import { openFirstStore } from './backend/first-store';
@@ -41,6 +41,12 @@ const service = new WorkbenchService({
   resourcesDir,
   modelsDir,
   worker: { url: pathToFileURL(join(__dirname, 'worker.cjs')) },
+  // The saved LLM API key is encrypted by the system keychain (backend/llm-settings.ts).
+  secretBox: {
+    available: () => safeStorage.isEncryptionAvailable(),
+    encrypt: (plain) => safeStorage.encryptString(plain),
+    decrypt: (cipher) => safeStorage.decryptString(cipher),
+  },
   choosePath: async ({ kind, save, title }) => {
     const parent = win ?? undefined;
     if (save) {

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Label } from './domain';
 import type { DecisionChange, EpisodeDiffView, StoredEpisodeOption } from './diff';
+import { LabellingFunctionSchema, type LfReport, type StoredLabellingFunction, type WeakLabelSummary } from './labelling-functions';
 import type {
   EpisodeView,
   EvalRunSummary,
@@ -15,6 +16,7 @@ import type {
   LabelCandidate,
   LabelEffect,
   LabelStats,
+  LlmSettingsView,
   MemoryEpisodes,
   MemoryView,
   ModelSummary,
@@ -101,7 +103,7 @@ export const API = {
       .strict(),
     "recompute one step's arbitration with memories switched off or edges added / removed (not saved)",
   ),
-  evalMethods: call<Array<{ name: string; group: 'baseline' | 'cama' | 'ablation'; description: string }>>()(
+  evalMethods: call<Array<{ name: string; group: 'baseline' | 'cama' | 'ablation'; description: string; /** Asks the LLM (listed only when one is configured). */ llm?: boolean }>>()(
     none,
     'the methods an evaluation can compare, baselines first',
   ),
@@ -145,6 +147,21 @@ export const API = {
     'r_ij on every labelled pair and the labelled questions\' decisions under two of the workbench\'s models (before / after the labels)',
   ),
   exportLabels: call<{ jsonl: string; count: number }>()(none, "the store's labels as a bundle's labels.jsonl"),
+  labellingFunctions: call<LfReport>()(
+    none,
+    "the store's labelling functions with each one's coverage, overlap, conflict and accuracies, the label model's summary and the pairs where functions disagree",
+  ),
+  saveLabellingFunction: call<StoredLabellingFunction>()(
+    z.object({ spec: LabellingFunctionSchema, id: z.number().int().positive().optional(), author: z.string().max(200).optional() }).strict(),
+    'add a labelling function, or replace one (by id, else by name)',
+  ),
+  deleteLabellingFunction: call<{ removed: number }>()(z.object({ id: z.number().int().positive() }).strict(), 'remove a labelling function'),
+  exportLabellingFunctions: call<{ json: string; count: number }>()(none, "the store's labelling functions as one versioned JSON file"),
+  importLabellingFunctions: call<{ count: number }>()(
+    z.object({ json: z.string().min(1).max(1_000_000), author: z.string().max(200).optional() }).strict(),
+    'add the functions of an exported JSON file (those of the same name are replaced)',
+  ),
+  applyLabelModel: call<WeakLabelSummary>()(none, "the label model's probabilistic pair labels over the candidate pairs (what training with weak labels uses)"),
   activateModel: call<StoreInfo | null>()(
     z.object({ file: z.string().min(1).max(4096) }).strict(),
     'run this model from now on (new analyses and evaluations); refused when its contract differs',
@@ -158,6 +175,8 @@ export const API = {
         seed: z.number().int().min(0).max(2 ** 31 - 1),
         /** false: leave the researcher labels out of L_d (a twin model, to see what the labels changed). */
         useLabels: z.boolean().optional(),
+        /** true: add the labelling functions' weak labels to L_d (soft, below researcher labels). */
+        useWeakLabels: z.boolean().optional(),
       })
       .strict(),
     "train a model on the open store's questions (and, unless useLabels is false, its labels) into the data folder (a job)",
@@ -170,6 +189,19 @@ export const API = {
   decisionChanges: call<DecisionChange[]>()(
     z.object({ left: id, right: id }).strict(),
     'the queries two models (by name, or "heuristic") decide differently, each run afresh under both',
+  ),
+  llmSettings: call<LlmSettingsView>()(none, 'the LLM endpoint and model the LLM methods ask, and whether an API key is set (never the key)'),
+  setLlmSettings: call<LlmSettingsView>()(
+    z
+      .object({
+        endpoint: z.string().min(1).max(2000),
+        model: z.string().min(1).max(200),
+        key: z.string().min(1).max(10_000).optional(),
+        clearKey: z.boolean().optional(),
+        reset: z.boolean().optional(),
+      })
+      .strict(),
+    'save the LLM endpoint, model and API key (Electron only; the key encrypted by the system keychain; reset: back to the environment)',
   ),
   choosePath: call<string | null>()(
     z.object({ kind: z.enum(['file', 'folder']), save: z.boolean().optional(), title: z.string().max(200).optional() }).strict(),

@@ -157,6 +157,8 @@ export interface EvalReportView {
    */
   claim_coverage?: number;
   methods: Record<string, EvalMetricsView>;
+  /** What each LLM method's calls cost (runs with an LLM method only). */
+  llm_cost?: Record<string, LlmCostView>;
 }
 
 export interface EvalRunSummary {
@@ -246,6 +248,8 @@ export interface ModelSummary {
   mu: number | null;
   trainedOn: string | null;
   labelsUsed: number | null;
+  /** Weak labels (the labelling functions' label model) that entered L_d; null: trained without them. */
+  weakLabelsUsed?: number | null;
   calibration: { tauP: number; tauN: number; tauH: number } | null;
   validation: EvalMetricsView | null;
   /** The store file it was trained on (its card's training data, where that was a store). */
@@ -333,4 +337,30 @@ export interface MemoryEpisodes {
   /** How many episodes retrieved it; `episodes` holds the newest of them, up to the call's limit. */
   total: number;
   episodes: MemoryEpisode[];
+}
+
+/** The LLM settings the app shows (electron/backend/llm-settings.ts): never the key, only whether one is set. */
+export interface LlmSettingsView {
+  /** Where they come from: the environment (always in web mode), or saved in the app (Electron). */
+  source: 'environment' | 'saved';
+  /** The API base, e.g. http://127.0.0.1:8080/v1. */
+  endpoint: string;
+  model: string | null;
+  keySet: boolean;
+  /** A model is named: the LLM evaluation methods can run. */
+  configured: boolean;
+  /** Electron only: web mode reads the environment. */
+  editable: boolean;
+  /** Where a saved key is kept: the system keychain (safeStorage), nowhere (no keychain), or the environment (web mode). */
+  keyStorage: 'keychain' | 'unavailable' | 'environment';
+}
+
+/** One LLM method's cost in an evaluation run (electron/eval/llm-methods.ts, the paper's Table 4). */
+export interface LlmCostView {
+  calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  seconds: number;
+  cache_hits: number;
+  per_query: { calls: number; tokens: number; seconds: number };
 }

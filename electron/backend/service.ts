@@ -17,6 +17,11 @@ import { DiffEngines, decisionChanges, episodeDiff, queryEpisodes } from './diff
 import type { PathGrant } from './grant';
 import { JobManager, type WorkerEntry } from './jobs';
 import { labelEffect, labelQueue, labelsJsonl, labelStats } from './labels';
+import { LlmSettings, type SecretBox } from './llm-settings';
+import { LLM_METHODS } from '../eval/llm-methods';
+import { deleteFunction, exportFunctions, importFunctions, saveFunction } from '../labelling/repository';
+import { labellingReport, weakLabelSummary } from '../labelling/report';
+import { WEAK_MIN_CONFIDENCE } from '../train/examples';
 import { ModelRegistry, trainPlan } from './models';
 import { defaultDataDir, RecentStores } from './paths';
 import { memoryEpisodes } from './memoryEpisodes';
@@ -41,6 +46,8 @@ export interface ServiceOptions {
    * user picks paths in native dialogs and every path is theirs to choose.
    */
   grant?: PathGrant;
+  /** Electron's safeStorage (the system keychain) for the saved LLM API key; absent in web mode. */
+  secretBox?: SecretBox;
 }
 
 type Handlers = { [N in CallName]: (args: z.output<Api[N]['args']>) => Promise<CallResult<N>> | CallResult<N> };
@@ -58,6 +65,8 @@ export class WorkbenchService {
   private readonly episodeEngines = new Map<string, Promise<EngineSetup>>();
   /** Engines for episode diffs (a model, policy and settings per side). */
   private readonly diffEngines: DiffEngines;
+  /** The LLM endpoint, model and key the LLM evaluation methods use (llm-settings.ts). */
+  private readonly llm: LlmSettings;
 
   constructor(private readonly opts: ServiceOptions) {
     this.dataDir = opts.dataDir ?? defaultDataDir();
@@ -65,6 +74,7 @@ export class WorkbenchService {
     this.jobs = new JobManager(opts.worker);
     this.models = new ModelRegistry(this.dataDir, opts.modelsDir);
     this.diffEngines = new DiffEngines(this.models, opts.modelsDir);
+    this.llm = new LlmSettings(this.dataDir, opts.mode, opts.secretBox);
     // A training killed before its rename left temporary model files; ours (this pid) are never touched.
     for (const dir of [this.models.shippedDir, this.models.userDir]) removeStaleModelTemps(dir);
     this.engine = this.loadActiveEngine();
@@ -272,9 +282,11 @@ export class WorkbenchService {
     startAnalyse: ({ all }) => this.startJob({ kind: 'analyse', storePath: this.current().path, all }, all ? 'analysing every question again' : 'analysing'),
     startEval: ({ methods }) => {
       const names = methods ?? DEFAULT_METHODS;
-      resolveMethods(names); // unknown names fail here, with the list of known ones
+      const resolved = resolveMethods(names); // unknown names fail here, with the list of known ones
       const store = this.current();
-      return this.startJob({ kind: 'eval', storePath: store.path, methods: names, label: basename(store.path) }, 'evaluating');
+      // The LLM configuration (its key included) travels to the worker thread only; refused here, saying what to set, when there is none.
+      const llm = resolved.some((m) => m.llm) ? this.llm.config() : undefined;
+      return this.startJob({ kind: 'eval', storePath: store.path, methods: names, label: basename(store.path), ...(llm ? { llm } : {}) }, 'evaluating');
     },
     job: ({ id }) => this.jobs.status(id),
     queries: () => queryRows(this.current()),
@@ -287,7 +299,11 @@ export class WorkbenchService {
       const store = this.current();
       return whatIf(store, await this.engineFor(store.episode(args.episodeId).config), args);
     },
-    evalMethods: () => METHODS.map((m) => ({ name: m.name, group: m.group, description: m.description })),
+    evalMethods: () => [
+      ...METHODS.map((m) => ({ name: m.name, group: m.group, description: m.description })),
+      // The LLM methods only where an LLM is configured: they cost calls, and without one they cannot run.
+      ...(this.llm.configured() ? LLM_METHODS.map((m) => ({ name: m.name, group: m.group, description: m.description, llm: true })) : []),
+    ],
     evalRuns: () =>
       this.current()
         .evalRunList()
@@ -343,6 +359,18 @@ export class WorkbenchService {
       return { before: x, after: y, ...effect };
     },
     exportLabels: () => labelsJsonl(this.current()),
+    labellingFunctions: () => labellingReport(this.current()),
+    saveLabellingFunction: ({ spec, id, author }) => saveFunction(this.current(), spec, author, id),
+    deleteLabellingFunction: ({ id }) => {
+      deleteFunction(this.current(), id);
+      return { removed: id };
+    },
+    exportLabellingFunctions: () => {
+      const json = exportFunctions(this.current());
+      return { json, count: (JSON.parse(json) as { functions: unknown[] }).functions.length };
+    },
+    importLabellingFunctions: ({ json, author }) => ({ count: importFunctions(this.current(), json, author) }),
+    applyLabelModel: () => weakLabelSummary(this.current(), WEAK_MIN_CONFIDENCE),
     activateModel: async ({ file }) => {
       const known = this.models.list().find((m) => m.file === resolve(file));
       if (!known) throw new Error(`${file} is not one of the workbench's models (see the Models view)`);
@@ -351,19 +379,21 @@ export class WorkbenchService {
       this.engine = this.loadActiveEngine();
       return this.store ? this.info() : null;
     },
-    startTrain: ({ name, epochs, mu, seed, useLabels }) => {
+    startTrain: ({ name, epochs, mu, seed, useLabels, useWeakLabels }) => {
       const plan = this.trainPlan();
       if (plan.verdict === 'refuse') throw new Error(`cannot train on this store: ${plan.problems.join('; ')}`);
       const out = this.models.userFile(name);
       const validation = plan.validation.path;
       return this.startJob(
-        { kind: 'train', storePath: this.current().path, out, validation, epochs, mu, seed, useLabels: useLabels ?? true },
+        { kind: 'train', storePath: this.current().path, out, validation, epochs, mu, seed, useLabels: useLabels ?? true, useWeakLabels: useWeakLabels ?? false },
         `training ${name}`,
       );
     },
     episodeDiff: ({ left, right }) => episodeDiff(this.current(), this.diffEngines, left, right),
     queryEpisodes: ({ queryId }) => queryEpisodes(this.current(), queryId),
     decisionChanges: ({ left, right }) => decisionChanges(this.current(), this.diffEngines, left, right),
+    llmSettings: () => this.llm.view(),
+    setLlmSettings: ({ reset, ...update }) => (reset ? this.llm.reset() : this.llm.update(update)),
     choosePath: (args) => {
       if (!this.opts.choosePath) throw new Error('web mode cannot open your file dialogs: type the path (it is read on the machine running the server)');
       return this.opts.choosePath(args);

@@ -1,5 +1,7 @@
 // Messages between the backend and its job workers.
 
+import type { LlmConfig } from '../llm/client';
+
 /** Every job names its store, and where the trained models are (the worker loads the same engine). */
 interface JobBase {
   storePath: string;
@@ -12,9 +14,9 @@ export type JobRequest =
   | (JobBase & { kind: 'import'; dir: string; /** Web mode: the granted folders every bundle file must lie in. */ within?: string[] })
   | (JobBase & { kind: 'export'; dir: string })
   | (JobBase & { kind: 'analyse'; all?: boolean })
-  | (JobBase & { kind: 'eval'; methods: string[]; label: string })
+  | (JobBase & { kind: 'eval'; methods: string[]; label: string; /** For the LLM methods (key included: it stays in this process). */ llm?: LlmConfig })
   | (JobBase & { kind: 'demo'; bundleDir?: string; seed?: number; queries?: number })
-  | (JobBase & { kind: 'train'; out: string; validation: string; epochs: number; mu: number; seed: number; useLabels: boolean });
+  | (JobBase & { kind: 'train'; out: string; validation: string; epochs: number; mu: number; seed: number; useLabels: boolean; useWeakLabels?: boolean });
 
 export type WorkerMessage =
   | { type: 'progress'; done: number; total: number; message?: string }

@@ -9,6 +9,7 @@ import { exportBundle } from '../bundle/export';
 import { importBundle } from '../bundle/import';
 import { resolveMethods } from '../eval/methods';
 import { evaluateAndSave } from '../eval/persist';
+import { openLlmClient } from '../llm/session';
 import { loadEngine } from '../runtime/setup';
 import { simulatorConfig } from '../simulator/config';
 import { simulate } from '../simulator/simulate';
@@ -43,7 +44,8 @@ async function run(req: JobRequest): Promise<unknown> {
         const { runId, report } = await evaluateAndSave(store, {
           bundle: req.label,
           methods: resolveMethods(req.methods),
-          context: setup,
+          // LLM answers are cached in the store's llm_cache, so a re-run asks nothing again.
+          context: req.llm ? { ...setup, llm: openLlmClient(req.llm, store) } : setup,
           onProgress: progress('evaluating'),
         });
         return { runId, nQueries: report.n_queries };
@@ -75,7 +77,7 @@ async function run(req: JobRequest): Promise<unknown> {
 async function trainModel(req: Extract<JobRequest, { kind: 'train' }>): Promise<unknown> {
   const { train } = await import('../train/trainer');
   const result = await train(
-    { bundle: req.storePath, validation: req.validation, out: req.out, epochs: req.epochs, mu: req.mu, seed: req.seed, labels: req.useLabels },
+    { bundle: req.storePath, validation: req.validation, out: req.out, epochs: req.epochs, mu: req.mu, seed: req.seed, labels: req.useLabels, weakLabels: req.useWeakLabels ?? false },
     (e) => {
       if (e.phase === 'fit') {
         const loss = Number.isFinite(e.loss) ? ` · loss ${e.loss.toFixed(3)}` : '';

@@ -14,10 +14,10 @@ import type { Hypothesis } from './hypotheses';
 import { type RecoveryPolicy, type TraceReach, choose } from './policy';
 import { FIXED_RELIABILITY_HEAD, priorAttributes } from './priors';
 import { traceCandidates } from './provenance';
-import { reformulations } from './reformulate';
+import { type Reformulator, reformulations } from './reformulate';
 import { initialSlice, retrieve } from './retrieve';
 import { evidenceMask, type SupportScores } from './scorer';
-import { buildSliceInput } from './slice-input';
+import { buildSliceInput, buildSliceInputWith, type TextReader } from './slice-input';
 import type { MemorySource, SliceMemory } from './types';
 
 export interface EngineDeps {
@@ -25,6 +25,10 @@ export interface EngineDeps {
   model: EvidenceModel;
   policy: RecoveryPolicy;
   config: EngineConfig;
+  /** Reads claim-free memories instead of the offline extractor (an LLM reader); absent: the extractor. */
+  reader?: TextReader;
+  /** Makes the Expand reformulations instead of the offline planner (an LLM planner); absent: the offline one. */
+  reformulator?: Reformulator;
 }
 
 /** The arbitration of one slice: hypotheses, s, Z and everything Eq. 3-7 derive from them. */
@@ -43,13 +47,13 @@ export interface SliceAnalysis {
 
 /** Arbitrates a given slice and provenance graph (also what the what-if view recomputes). */
 export async function analyseSlice(
-  deps: Pick<EngineDeps, 'model' | 'config'>,
+  deps: Pick<EngineDeps, 'model' | 'config' | 'reader'>,
   query: Query,
   slice: readonly SliceMemory[],
   edges: readonly ProvenanceEdge[],
 ): Promise<SliceAnalysis> {
   const { config } = deps;
-  const input = buildSliceInput(query, slice, edges, config.slots);
+  const input = deps.reader ? await buildSliceInputWith(deps.reader, query, slice, edges, config.slots) : buildSliceInput(query, slice, edges, config.slots);
   const { key, hypotheses } = input;
 
   const t0 = performance.now();
@@ -123,7 +127,8 @@ export async function runEpisode(deps: EngineDeps, query: Query, opts: EpisodeOp
     if (t < config.budget) {
       const actions: RecoveryAction[] = [];
       if (config.expand) {
-        const fresh = reformulations(query, analysis.key, hypotheses, arb.posterior, slice, config.maxReformulations + issued.size);
+        const plan = deps.reformulator ?? reformulations;
+        const fresh = await plan(query, analysis.key, hypotheses, arb.posterior, slice, config.maxReformulations + issued.size);
         actions.push(...fresh.filter((a) => !issued.has(a.target)).slice(0, config.maxReformulations));
       }
       const top = argmax(arb.posterior);

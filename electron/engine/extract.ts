@@ -31,8 +31,9 @@ export interface Mention {
   end: number;
   /** '-' where every statement of the value in the text negates or supersedes it ("no longer X", "from X to Y"). */
   polarity: '+' | '-';
-  /** known: a knownValues entry; typed: a span of the answer type; delimited: the words after "is" / ":" / "=". */
-  via: 'known' | 'typed' | 'delimited';
+  /** known: a knownValues entry; typed: a span of the answer type; delimited: the words after "is" / ":" / "=";
+   * llm: read by an LLM (electron/llm/reader.ts; start / end where the value occurs verbatim, else 0). */
+  via: 'known' | 'typed' | 'delimited' | 'llm';
 }
 
 /** aboutKey below this: the text says nothing about the key and mentions() returns []. With a subject,
@@ -116,7 +117,10 @@ interface Prepared {
 const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function prepare(ctx: KeyContext): Prepared {
+/** What the key's words alone decide (the question, subject and attribute; not knownValues, not exclude). */
+type KeyPart = Omit<Prepared, 'known' | 'knownNorm' | 'exclude'>;
+
+function prepareKey(ctx: KeyContext): KeyPart {
   const type = answerType(ctx.question, ctx.attribute);
   const q = ctx.question.toLowerCase();
   const want: TypedWant =
@@ -142,17 +146,44 @@ function prepare(ctx: KeyContext): Prepared {
   for (const v of keys.values()) total += v;
   const blocked = new Set<string>();
   for (const w of contentWords(`${ctx.question} ${ctx.subject ?? ''} ${ctx.attribute ?? ''}`)) blocked.add(bare(w)).add(stem(bare(w)));
-  const knownNorm = new Map<string, string>();
-  for (const v of ctx.knownValues ?? []) if (v.trim() !== '' && !knownNorm.has(normalizeValue(v))) knownNorm.set(normalizeValue(v), v);
-  const alts = [...knownNorm.keys()].sort((a, b) => b.length - a.length).map((v) => escape(v).replace(/ /g, '\\s+'));
   return {
     type, want, plural: PLURAL.test(q), keys, total,
     subject: subjectWords.length > 0 ? subjectWords.map(stem) : null,
     subjectLast: subjectWords.length > 1 && (subjectWords.at(-1) as string).length >= 3 ? stem(subjectWords.at(-1) as string) : null,
     subjectNorm: normalizeValue(subjectWords.join(' ')),
     blocked,
-    known: alts.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${alts.join('|')})(?![\\p{L}\\p{N}])`, 'giu') : null,
-    knownNorm,
+  };
+}
+
+/** The knownValues' part: their normalised forms and one pattern finding any of them. */
+function prepareKnown(knownValues: readonly string[]): Pick<Prepared, 'known' | 'knownNorm'> {
+  const knownNorm = new Map<string, string>();
+  for (const v of knownValues) if (v.trim() !== '' && !knownNorm.has(normalizeValue(v))) knownNorm.set(normalizeValue(v), v);
+  const alts = [...knownNorm.keys()].sort((a, b) => b.length - a.length).map((v) => escape(v).replace(/ /g, '\\s+'));
+  return { known: alts.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${alts.join('|')})(?![\\p{L}\\p{N}])`, 'giu') : null, knownNorm };
+}
+
+// The two parts are remembered apart: a slice's exclude list (its agents) and knownValues change from step
+// to step while the key stays. Shared between Prepared objects: read-only (`known` is only used after
+// setting its lastIndex).
+const KEY_PARTS = new Map<string, KeyPart>();
+const KNOWN_PARTS = new Map<string, Pick<Prepared, 'known' | 'knownNorm'>>();
+
+function remembered<T>(memo: Map<string, T>, id: string, make: () => T): T {
+  let v = memo.get(id);
+  if (v === undefined) {
+    if (memo.size >= 4096) memo.clear();
+    v = make();
+    memo.set(id, v);
+  }
+  return v;
+}
+
+function prepare(ctx: KeyContext): Prepared {
+  const known = ctx.knownValues ?? [];
+  return {
+    ...remembered(KEY_PARTS, [ctx.question, ctx.subject ?? '', ctx.attribute ?? ''].join('\u0001'), () => prepareKey(ctx)),
+    ...remembered(KNOWN_PARTS, known.join('\u0002'), () => prepareKnown(known)),
     exclude: (ctx.exclude ?? []).filter((x) => x.trim() !== '').map((x) => ({ norm: normalizeValue(x), tokens: new Set(words(x)) })),
   };
 }
@@ -235,6 +266,25 @@ function scan(text: string, p: Prepared): Scan {
   return { score, segs, hitEnds: hitEnds.sort((a, b) => a - b) };
 }
 
+const SCANS = new Map<string, Scan>();
+const SCAN_LIMIT = 20000;
+
+/**
+ * scan() remembered by the text and the parts of the key it reads (the question, subject and attribute:
+ * p.keys, p.total and p.subject come from them alone, never from knownValues or exclude). aboutKey and
+ * mentions scan the same memory at every step, variant and method. The result is shared: read-only.
+ */
+function scanned(text: string, ctx: KeyContext, p: Prepared): Scan {
+  const id = `${ctx.question}\u0001${ctx.subject ?? ''}\u0001${ctx.attribute ?? ''}\u0000${text}`;
+  let sc = SCANS.get(id);
+  if (!sc) {
+    if (SCANS.size >= SCAN_LIMIT) SCANS.clear();
+    sc = scan(text, p);
+    SCANS.set(id, sc);
+  }
+  return sc;
+}
+
 /** How strongly a text is about the question's key, in [0, 1]. With a subject: 0 unless the subject
  * appears (case, punctuation, a leading "the" and a possessive 's tolerated; its last word alone, capitalised,
  * counts as a weaker match), then 0.6 + 0.4 x the share below (0.35 + 0.3 x for the last word alone).
@@ -242,7 +292,7 @@ function scan(text: string, p: Prepared): Scan {
  * auxiliaries and stopwords left out; crude stems matched; common words weigh 1, others 2, words capitalised
  * in the question +1). 1 when the question has no content words. */
 export function aboutKey(text: string, ctx: KeyContext): number {
-  return scan(text, prepared(ctx)).score;
+  return scanned(text, ctx, prepared(ctx)).score;
 }
 
 // ---- mentions -------------------------------------------------------------------------------------
@@ -317,6 +367,31 @@ function segmentCands(text: string, seg: Segment, p: Prepared, hitEnds: number[]
   }
 }
 
+const CANDIDATES = new Map<string, readonly Cand[]>();
+
+/**
+ * A text's candidates in the order mentions() weighs them (rank, then position). They depend on the key
+ * and the knownValues but not on `exclude` (p.exclude is read only when candidates are kept), so they are
+ * remembered without it: the agents of a slice, and so `exclude`, change at almost every step. Shared:
+ * read-only.
+ */
+function candidates(text: string, ctx: KeyContext, p: Prepared, sc: Scan): readonly Cand[] {
+  const id = `${ctx.question}\u0001${ctx.subject ?? ''}\u0001${ctx.attribute ?? ''}\u0001${(ctx.knownValues ?? []).join('\u0002')}\u0000${text}`;
+  const hit = CANDIDATES.get(id);
+  if (hit) return hit;
+  const cands: Cand[] = [];
+  for (const seg of sc.segs) if (seg.on) segmentCands(text, seg, p, sc.hitEnds, cands);
+  // "is Coupling reaction": a delimited value that starts with a typed name and only adds lower-case words wins.
+  for (const d of cands)
+    if (d.via === 'delimited')
+      for (const t of cands)
+        if (t.name && t.start === d.start && t.end < d.end && EXTENSION.test(text.slice(t.end, d.end))) t.rank = 3;
+  cands.sort((a, b) => a.rank - b.rank || a.start - b.start);
+  if (CANDIDATES.size >= SCAN_LIMIT) CANDIDATES.clear();
+  CANDIDATES.set(id, cands);
+  return cands;
+}
+
 function excluded(norm: string, p: Prepared): boolean {
   const toks = words(norm);
   return p.exclude.some((x) => norm === x.norm || ` ${norm} `.includes(` ${x.norm} `) || (toks.length > 0 && toks.every((t) => x.tokens.has(t))));
@@ -335,16 +410,9 @@ function excluded(norm: string, p: Prepared): boolean {
  * aboutKey(text, ctx) < ABOUT_MIN. */
 export function mentions(text: string, ctx: KeyContext): Mention[] {
   const p = prepared(ctx);
-  const sc = scan(text, p);
+  const sc = scanned(text, ctx, p);
   if (sc.score < ABOUT_MIN) return [];
-  const cands: Cand[] = [];
-  for (const seg of sc.segs) if (seg.on) segmentCands(text, seg, p, sc.hitEnds, cands);
-  // "is Coupling reaction": a delimited value that starts with a typed name and only adds lower-case words wins.
-  for (const d of cands)
-    if (d.via === 'delimited')
-      for (const t of cands)
-        if (t.name && t.start === d.start && t.end < d.end && EXTENSION.test(text.slice(t.end, d.end))) t.rank = 3;
-  cands.sort((a, b) => a.rank - b.rank || a.start - b.start);
+  const cands = candidates(text, ctx, p, sc);
   const kept: Cand[] = [];
   for (const c of cands) {
     if (c.norm === '' || kept.some((k) => c.start < k.end && k.start < c.end) || excluded(c.norm, p)) continue;

@@ -2,12 +2,12 @@
 // provenance prior. analyseSlice (episode.ts) builds its input here, and so does the trainer, so the
 // model is trained on exactly what inference will show it.
 
-import type { ProvenanceEdge, Query } from '../../shared/domain';
+import type { ClaimKey, ProvenanceEdge, Query } from '../../shared/domain';
 import type { SliceInput } from './evidence/model';
 import { claimedValues, extractHypotheses, queryKey } from './hypotheses';
 import { provenancePrior } from './provenance';
 import { claimSupport } from './scorer';
-import { questionKey, readTexts } from './text-claims';
+import { questionKey, readTexts, type TextReading } from './text-claims';
 import type { SliceMemory } from './types';
 
 /**
@@ -19,6 +19,24 @@ export function buildSliceInput(query: Query, slice: readonly SliceMemory[], edg
   const key = queryKey(query, slice) ?? questionKey(query);
   const claimed = claimedValues(slice, key);
   const reading = slice.some((m) => m.claims.length === 0) ? readTexts(query, key, slice, claimed.map((h) => h.value)) : undefined;
+  return assemble(query, key, slice, edges, slots, reading);
+}
+
+/**
+ * Reads the claim-free memories of a slice in place of the offline extractor (readTexts), with the same
+ * result shape: an LLM reader (electron/llm/reader.ts) is one. `knownValues` are the claimed values on the key.
+ */
+export type TextReader = (query: Query, key: ClaimKey, slice: readonly SliceMemory[], knownValues: readonly string[]) => Promise<TextReading>;
+
+/** buildSliceInput with the claim-free memories read by `reader`. */
+export async function buildSliceInputWith(reader: TextReader, query: Query, slice: readonly SliceMemory[], edges: readonly ProvenanceEdge[], slots: number): Promise<SliceInput> {
+  const key = queryKey(query, slice) ?? questionKey(query);
+  const claimed = claimedValues(slice, key);
+  const reading = slice.some((m) => m.claims.length === 0) ? await reader(query, key, slice, claimed.map((h) => h.value)) : undefined;
+  return assemble(query, key, slice, edges, slots, reading);
+}
+
+function assemble(query: Query, key: ClaimKey, slice: readonly SliceMemory[], edges: readonly ProvenanceEdge[], slots: number, reading: TextReading | undefined): SliceInput {
   const hypotheses = extractHypotheses(slice, key, reading);
   const ids = slice.map((m) => m.id);
   return {

@@ -16,6 +16,8 @@ import { matrix } from '../../shared/math/matrix';
 import { factorsOn } from './harness';
 import { defaultModelsDir } from '../model/paths';
 import { engineSetupWithModel } from '../runtime/setup';
+import type { LlmClient } from '../llm/client';
+import { LLM_METHOD_NAMES, LLM_METHODS } from './llm-methods';
 import { majorityVote, provenanceRootVote, reliabilityVote, similarityDedupVote, statedValues } from './baselines';
 
 export interface EvalSource extends MemorySource {
@@ -34,6 +36,8 @@ export interface MethodContext {
    * for it (runtime/setup.ts); `cama_wo_policy` runs with these. Absent: `config`'s.
    */
   heuristicThresholds?: Pick<EngineConfig, 'tauN' | 'tauH'>;
+  /** The LLM client the LLM methods (llm-methods.ts) ask; absent: they refuse to run. */
+  llm?: LlmClient;
 }
 
 export interface Prediction {
@@ -51,6 +55,8 @@ export interface Method {
   name: string;
   group: MethodGroup;
   description: string;
+  /** Asks an LLM (llm-methods.ts): never a default, and `eval` reports its calls and tokens. */
+  llm?: boolean;
   predict(ctx: MethodContext, query: Query, initial: readonly SliceMemory[], variant: SliceVariant): Promise<Prediction>;
 }
 
@@ -215,8 +221,8 @@ export function ablationMethod(group: string): Method {
 /** The named methods, in the order given; an unknown name is an error that lists the known ones. */
 export function resolveMethods(names: readonly string[]): Method[] {
   return names.map((name) => {
-    const m = [...METHODS, ORACLE_METHOD].find((x) => x.name === name);
-    if (!m) throw new Error(`unknown method "${name}"; known methods: ${[...DEFAULT_METHODS, ORACLE_METHOD.name].join(', ')}`);
+    const m = [...METHODS, ORACLE_METHOD, ...LLM_METHODS].find((x) => x.name === name);
+    if (!m) throw new Error(`unknown method "${name}"; known methods: ${[...DEFAULT_METHODS, ORACLE_METHOD.name, ...LLM_METHOD_NAMES].join(', ')}`);
     return m;
   });
 }

@@ -5,6 +5,7 @@
 
 import type { Store } from '../store/store';
 import { type EvalOptions, type EvalReport, evaluate, type QueryResult } from './harness';
+import { llmCostReport } from './llm-methods';
 
 export async function evaluateAndSave(store: Store, opts: Omit<EvalOptions, 'onResult'>): Promise<{ runId: number; report: EvalReport }> {
   const runId = store.createEvalRun(opts.bundle, { methods: opts.methods.map((m) => m.name), engine: opts.context.config });
@@ -14,7 +15,9 @@ export async function evaluateAndSave(store: Store, opts: Omit<EvalOptions, 'onR
   });
   try {
     const report = await evaluate(store, { ...opts, onResult: (r) => save(r) });
-    store.finishEvalRun(runId, report);
+    // The LLM methods' cost (calls, tokens, seconds) is saved with the report: the app shows it.
+    const llm = opts.context.llm;
+    store.finishEvalRun(runId, llm && opts.methods.some((m) => m.llm) ? { ...report, llm_cost: llmCostReport(llm, opts.methods, report.n_queries) } : report);
     return { runId, report };
   } catch (err) {
     store.finishEvalRun(runId, { failed: err instanceof Error ? err.message : String(err) });

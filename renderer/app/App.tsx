@@ -12,6 +12,7 @@ import { HomeView } from '../home/HomeView';
 import { InspectorView } from '../inspector/InspectorView';
 import { useStepLinkKey } from '../inspector/stepParam';
 import { LabelsView } from '../labels/LabelsView';
+import { LabellingView } from '../labelling/LabellingView';
 import { ModelsView } from '../models/ModelsView';
 import { DiffView } from '../diff/DiffView';
 import { ProvenanceView } from '../provenance/ProvenanceView';
@@ -60,6 +61,7 @@ function Nav() {
       {item('/provenance', 'Provenance')}
       {item('/eval', 'Evaluation')}
       {item('/labels', 'Labels')}
+      {item('/labelling', 'Labelling functions')}
       {item('/models', 'Models')}
       <JobIndicator />
       <span className="nav-store" data-testid="open-store" title={store?.path}>
@@ -108,6 +110,9 @@ export function App() {
           <Route path="/eval/:id">{(params) => <EvalView runId={Number.parseInt(params.id ?? '', 10)} />}</Route>
           <Route path="/labels">
             <LabelsView />
+          </Route>
+          <Route path="/labelling">
+            <LabellingView />
           </Route>
           <Route path="/models">
             <ModelsView />

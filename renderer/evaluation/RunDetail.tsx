@@ -8,6 +8,7 @@ import { ErrorBox } from '../common/ErrorBox';
 import { when } from '../common/format';
 import { useFetch } from '../common/useFetch';
 import { DeleteRun } from './DeleteRun';
+import { LlmCostTable } from './LlmCostTable';
 import { MetricsChart } from './MetricsChart';
 import { MetricsTable } from './MetricsTable';
 import { QueryResults } from './QueryResults';
@@ -40,6 +41,12 @@ export function RunDetail({ id, queries, onDeleted }: { id: number; queries: Que
             <h2 className="panel-title">CMR, RS and ERR by method (%)</h2>
             <MetricsChart methods={report.methods} />
           </section>
+          {report.llm_cost && Object.keys(report.llm_cost).length > 0 && (
+            <section className="panel">
+              <h2 className="panel-title">LLM cost</h2>
+              <LlmCostTable cost={report.llm_cost} />
+            </section>
+          )}
         </>
       ) : (
         <ErrorBox

@@ -22,18 +22,35 @@ function runIdOf(result: unknown): number | null {
 export function RunForm({ hasStore }: { hasStore: boolean }) {
   const listed = useFetch('evalMethods', () => api.evalMethods({}));
   const methods = listed.data ?? NO_METHODS;
-  // Every method is chosen until the user unticks one.
+  // Every offline method is chosen until the user unticks one; an LLM method only once ticked (it costs calls).
   const [unticked, setUnticked] = useState<ReadonlySet<string>>(() => new Set());
-  const chosen = new Set(methods.map((m) => m.name).filter((n) => !unticked.has(n)));
+  const [llmTicked, setLlmTicked] = useState<ReadonlySet<string>>(() => new Set());
+  const llmNames = new Set(methods.filter((m) => m.llm).map((m) => m.name));
+  const chosen = new Set(methods.map((m) => m.name).filter((n) => (llmNames.has(n) ? llmTicked.has(n) : !unticked.has(n))));
   const job = useJob('eval');
   const running = isRunning(job);
-  const toggle = (name: string, on: boolean) =>
-    setUnticked((prev) => {
-      const next = new Set(prev);
-      if (on) next.delete(name);
-      else next.add(name);
-      return next;
-    });
+  const toggle = (name: string, on: boolean) => {
+    if (llmNames.has(name))
+      setLlmTicked((prev) => {
+        const next = new Set(prev);
+        if (on) next.add(name);
+        else next.delete(name);
+        return next;
+      });
+    else
+      setUnticked((prev) => {
+        const next = new Set(prev);
+        if (on) next.delete(name);
+        else next.add(name);
+        return next;
+      });
+  };
+  const checkbox = (m: EvalMethod) => (
+    <label key={m.name} className="method" title={m.description}>
+      <input type="checkbox" checked={chosen.has(m.name)} onChange={(e) => toggle(m.name, e.target.checked)} disabled={running} data-testid={`eval-method-${m.name}`} />
+      <span className="mono">{m.name}</span>
+    </label>
+  );
   const start = () => {
     // Keep the table's order (baselines first), whatever order the boxes were ticked in.
     const names = methods.map((m) => m.name).filter((n) => chosen.has(n));
@@ -51,25 +68,31 @@ export function RunForm({ hasStore }: { hasStore: boolean }) {
       {GROUPS.map((g) => (
         <fieldset key={g} className="method-group">
           <legend>{GROUP_LABEL[g]}</legend>
-          {methods.filter((m) => m.group === g).map((m) => (
-            <label key={m.name} className="method" title={m.description}>
-              <input
-                type="checkbox"
-                checked={chosen.has(m.name)}
-                onChange={(e) => toggle(m.name, e.target.checked)}
-                disabled={running}
-                data-testid={`eval-method-${m.name}`}
-              />
-              <span className="mono">{m.name}</span>
-            </label>
-          ))}
+          {methods.filter((m) => m.group === g && !m.llm).map(checkbox)}
         </fieldset>
       ))}
+      {llmNames.size > 0 && (
+        <fieldset className="method-group" data-testid="eval-llm-methods">
+          <legend>LLM methods</legend>
+          {methods.filter((m) => m.llm).map(checkbox)}
+          <p className="hint">
+            These ask the LLM set on the Home page: every slice costs calls and tokens (madam_rag up to 2K + 1 calls per slice) and, on a hosted endpoint, money.
+            Answers are cached in the store, so a re-run asks only for what is new. The run's page shows what they cost.
+          </p>
+        </fieldset>
+      )}
       <div className="run-form-actions">
         <Button variant="link" onClick={() => setUnticked(new Set())} disabled={running}>
           all
         </Button>
-        <Button variant="link" onClick={() => setUnticked(new Set(methods.map((m) => m.name)))} disabled={running}>
+        <Button
+          variant="link"
+          onClick={() => {
+            setUnticked(new Set(methods.map((m) => m.name)));
+            setLlmTicked(new Set());
+          }}
+          disabled={running}
+        >
           none
         </Button>
         <Button variant="primary" busy={running} disabled={!hasStore || chosen.size === 0} onClick={start} data-testid="eval-run-button">

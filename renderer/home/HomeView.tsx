@@ -3,6 +3,7 @@
 import { useSession } from '../common/session';
 import { ExportPanel, ImportPanel } from './BundlePanel';
 import { GeneratePanel } from './GeneratePanel';
+import { LlmPanel } from './LlmPanel';
 import { OpenPanel, RecentStores } from './OpenPanel';
 import { StoreSummary } from './StoreSummary';
 import './home.css';
@@ -17,6 +18,7 @@ export function HomeView() {
         <h1 className="view-title">Store</h1>
         <StoreSummary />
         <RecentStores />
+        <LlmPanel />
       </div>
       <div className="home-col">
         <h1 className="view-title">Data</h1>

@@ -5,11 +5,15 @@ import { Command } from 'commander';
 import { ablationMethod, DEFAULT_METHODS, resolveMethods } from '../../eval/methods';
 import { GROUPS } from '../../model/featurizer';
 import { type EvalReport, evaluate } from '../../eval/harness';
+import { startEvalWorkers, workersHelp } from '../../eval/parallel';
 import { evaluateAndSave } from '../../eval/persist';
+import { llmCostReport, type LlmCostRow } from '../../eval/llm-methods';
+import { llmConfigFromEnv } from '../../llm/client';
+import { openLlmClient } from '../../llm/session';
 import { type ReadLimitFlags, readLimitsOf, withReadLimitOptions } from '../options';
 import { progressBar } from '../progress';
 import { fixed, formatTable } from '../table';
-import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP } from './engine';
+import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP, readOverrides } from './engine';
 import { openData } from './open';
 
 export function evalCommand(): Command {
@@ -23,9 +27,10 @@ export function evalCommand(): Command {
     .option('--claims <mode>', 'keep: score the bundle as it is; none: import every memory without its structured claims, so that hypotheses, support and votes come from text alone', 'keep')
     .option('--metadata <mode>', 'keep, or shuffled: deal every memory the kind / observed / source_type of another (a seeded permutation), so metadata says nothing', 'keep')
     .option('--ablate <groups>', `also score cama with each input group of the model zeroed at inference (${GROUPS.join(', ')}), and print each group's drop`)
+    .option('--workers <n>', workersHelp())
     .option('--json', 'print one JSON object and nothing else on stdout');
   return withReadLimitOptions(command).action(
-    async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; claims: string; metadata: string; ablate?: string; json?: boolean } & ReadLimitFlags) => {
+    async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; claims: string; metadata: string; ablate?: string; workers?: string; json?: boolean } & ReadLimitFlags) => {
       if (opts.claims !== 'keep' && opts.claims !== 'none') throw new Error(`--claims must be keep or none, got "${opts.claims}"`);
       if (opts.metadata !== 'keep' && opts.metadata !== 'shuffled') throw new Error(`--metadata must be keep or shuffled, got "${opts.metadata}"`);
       if ((opts.claims === 'none' || opts.metadata === 'shuffled') && (opts.store !== undefined || opts.bundle === undefined)) {
@@ -36,19 +41,29 @@ export function evalCommand(): Command {
       for (const g of ablate) if (!(GROUPS as readonly string[]).includes(g)) throw new Error(`--ablate: unknown input group "${g}"; known: ${GROUPS.join(', ')}`);
       if (ablate.length > 0 && !methods.some((m) => m.name === 'cama')) methods.unshift(...resolveMethods(['cama']));
       methods.push(...ablate.map(ablationMethod));
+      // Worker threads for a long run (eval/parallel.ts), started only when the run turns out long enough.
+      const workers = startEvalWorkers(opts.workers, methods, { overrides: readOverrides(opts.engineConfig), model: opts.model, source: opts.engineConfig });
       const setup = await loadEngineSetup(opts.engineConfig, opts.model);
+      // LLM methods: the configuration is checked before any data is opened, so a missing model name saves nothing.
+      const llmConfig = methods.some((m) => m.llm) ? llmConfigFromEnv() : undefined;
       const { store, label } = openData({ ...opts, claims: opts.claims, metadata: opts.metadata, limits: readLimitsOf(opts) });
       const bar = progressBar('eval');
       try {
-        const run = { bundle: label, methods, context: setup, onProgress: (d: number, t: number) => bar.update(d, t) };
+        const llm = llmConfig ? openLlmClient(llmConfig, opts.store !== undefined ? store : undefined) : undefined;
+        const run = { bundle: label, methods, context: { ...setup, ...(llm ? { llm } : {}) }, onProgress: (d: number, t: number) => bar.update(d, t), scorer: workers?.scorer(store) };
         const report = opts.store !== undefined ? (await evaluateAndSave(store, run)).report : await evaluate(store, run);
         bar.stop();
         const drops = ablationDrops(report, ablate);
-        if (opts.json) process.stdout.write(`${JSON.stringify(ablate.length > 0 ? { ...report, ablations: drops } : report)}\n`);
-        else process.stdout.write(`${renderReport(report)}\n${ablate.length > 0 ? `\n${renderDrops(drops)}\n` : ''}${describeSetup(setup)}\n`);
+        const llmCost = llm ? llmCostReport(llm, methods, report.n_queries) : undefined;
+        if (opts.json) process.stdout.write(`${JSON.stringify({ ...report, ...(ablate.length > 0 ? { ablations: drops } : {}), ...(llmCost ? { llm_cost: llmCost } : {}) })}\n`);
+        else
+          process.stdout.write(
+            `${renderReport(report)}\n${ablate.length > 0 ? `\n${renderDrops(drops)}\n` : ''}${llmCost && llm ? `\n${renderLlmCost(llmCost, llm.endpoint, llm.config.model)}\n` : ''}${describeSetup(setup)}\n`,
+          );
       } finally {
         bar.stop();
         store.close();
+        void workers?.close();
       }
     },
   );
@@ -80,6 +95,25 @@ export function renderReport(report: EvalReport): string {
       ? `\n(D_minor and D_rec derived from claims, provenance and factor for ${report.tags_derived} queries whose rows carry no tags)`
       : '';
   return `${report.bundle}: ${report.n_queries} queries; ${counts}${derived}${claimNote(report.claim_coverage)}\n\n${table}`;
+}
+
+/** The LLM cost table (the paper's Table 4): per query, calls, tokens and seconds; totals and cache hits. */
+export function renderLlmCost(rows: Record<string, LlmCostRow>, endpoint: string, model: string): string {
+  const body = Object.entries(rows).map(([name, r]) => [
+    name,
+    fixed(r.per_query.calls, 2),
+    fixed(r.per_query.tokens / 1000, 3),
+    fixed(r.per_query.seconds, 3),
+    String(r.calls),
+    String(r.prompt_tokens),
+    String(r.completion_tokens),
+    fixed(r.seconds, 2),
+    `${r.cache_hits}/${r.calls}`,
+  ]);
+  return `LLM cost (${model} at ${endpoint}; seconds as the requests took when made, also when read from the cache):\n${formatTable(
+    ['method', 'calls/q', 'ktok/q', 's/q', 'calls', 'prompt tok', 'compl. tok', 's', 'cached'],
+    body,
+  )}`;
 }
 
 export interface AblationDrop {

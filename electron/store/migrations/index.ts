@@ -4,6 +4,8 @@ import { initial } from './001-initial';
 import { claimsNoCase } from './002-claims-nocase';
 import { evalRunOwner } from './003-eval-run-owner';
 import { episodeMembers } from './004-episode-members';
+import { llmCache } from './005-llm-cache';
+import { labellingFunctions } from './006-labelling-functions';
 
 export interface Migration {
   /** The user_version the database has once this migration ran; 1, 2, 3, ... without gaps. */
@@ -12,4 +14,4 @@ export interface Migration {
   up(db: Database.Database): void;
 }
 
-export const migrations: readonly Migration[] = [initial, claimsNoCase, evalRunOwner, episodeMembers];
+export const migrations: readonly Migration[] = [initial, claimsNoCase, evalRunOwner, episodeMembers, llmCache, labellingFunctions];
