@@ -14,6 +14,7 @@ import { AnswerSchema, agentPrompt, aggregatorPrompt, type PromptMemory, ragProm
 import { llmReader } from '../llm/reader';
 import { llmReformulator } from '../llm/reformulator';
 import type { Method, MethodContext, Prediction } from './methods';
+import type { LlmCostView } from '../../shared/views';
 
 /** Debate rounds of madam_rag (the agents answer alone, then once more having seen each other's answers). */
 export const MADAM_ROUNDS = 2;
@@ -103,16 +104,7 @@ export const LLM_METHODS: readonly Method[] = [
 export const LLM_METHOD_NAMES = LLM_METHODS.map((m) => m.name);
 
 /** One LLM method's cost in an evaluation: totals, and per query (all variants of a query together). */
-export interface LlmCostRow {
-  calls: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  /** Seconds of the LLM requests as they were made (also when this run read them from the cache). */
-  seconds: number;
-  /** Calls answered from the cache in this run. */
-  cache_hits: number;
-  per_query: { calls: number; tokens: number; seconds: number };
-}
+export type LlmCostRow = LlmCostView;
 
 /** The LLM cost table of an evaluation (the paper's Table 4): one row per LLM method that ran. */
 export function llmCostReport(client: LlmClient, methods: readonly Method[], nQueries: number): Record<string, LlmCostRow> {
