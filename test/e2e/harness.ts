@@ -1,7 +1,8 @@
 // An end-to-end harness: the renderer built for real, the backend in web mode over a fresh data folder
 // (which opens the bundled demo on first start), and Debian's Chromium driven by playwright-core.
 
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +47,40 @@ export interface Workbench {
   close(opts?: { checkConsole?: boolean }): Promise<void>;
 }
 
+/** sha256 over what a renderer build is made of: its sources, the shared code it imports, the dependency lock. */
+function rendererSourceDigest(): string {
+  const hash = createHash('sha256');
+  const files = ['renderer', 'shared'].flatMap((dir) =>
+    readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name)),
+  );
+  for (const file of [...files.sort(), join(root, 'package-lock.json')]) {
+    hash.update(file.slice(root.length)).update('\0').update(readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The renderer, built once per content: every end-to-end file needs the same build, and a vite build is
+ * several seconds of both cores. Built into a private folder and renamed into place, so test files running
+ * side by side never serve a half-written build; the one that loses the race keeps the winner's.
+ */
+async function rendererBuild(): Promise<string> {
+  const dir = join(tmpdir(), 'wb-e2e-renderer', rendererSourceDigest());
+  if (existsSync(join(dir, 'index.html'))) return dir;
+  mkdirSync(join(dir, '..'), { recursive: true });
+  const scratch = mkdtempSync(`${dir}.building-`);
+  await build({ configFile: join(root, 'renderer', 'vite.config.ts'), build: { outDir: scratch, emptyOutDir: true }, logLevel: 'error' });
+  try {
+    renameSync(scratch, dir);
+  } catch (err) {
+    if (!existsSync(join(dir, 'index.html'))) throw err;
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return dir;
+}
+
 export async function startWorkbench(opts: WorkbenchOptions = {}): Promise<Workbench> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`end-to-end tests drive Debian's Chromium at ${CHROMIUM}: install it with "apt-get install -y chromium" (.ci/run does)`);
@@ -55,9 +90,8 @@ export async function startWorkbench(opts: WorkbenchOptions = {}): Promise<Workb
     mkdirSync(join(opts.dir, name), { recursive: true });
     return join(opts.dir, name);
   };
-  const rendererDir = folder('renderer');
   opts.log?.('building the renderer');
-  await build({ configFile: join(root, 'renderer', 'vite.config.ts'), build: { outDir: rendererDir, emptyOutDir: true }, logLevel: 'error' });
+  const rendererDir = await rendererBuild();
   // A small validation set for models trained in the app: calibrating on the shipped 200-question split
   // is minutes of work on two cores, and what a test checks is the loop, not the model.
   const validation = join(folder('data'), 'small-validation.json');
