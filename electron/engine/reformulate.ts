@@ -18,14 +18,7 @@ export interface ExpandAction extends RecoveryAction {
  * Makes the Expand actions of one step (the arguments of `reformulations`): an LLM planner
  * (electron/llm/reformulator.ts) behind the offline function's shape.
  */
-export type Reformulator = (
-  query: Query,
-  key: ClaimKey | null,
-  hypotheses: readonly Hypothesis[],
-  posterior: ArrayLike<number>,
-  slice: readonly SliceMemory[],
-  max: number,
-) => Promise<ExpandAction[]>;
+export type Reformulator = (...args: Parameters<typeof reformulations>) => Promise<ExpandAction[]>;
 
 /** How many of the slice's most repeated non-query words a wording-avoiding reformulation excludes. */
 const REPEATED_WORDS = 3;

@@ -17,6 +17,7 @@ import { MemoryCard } from '../labels/MemoryCard';
 import { sharedWords } from '../labels/overlap';
 import { FunctionEditor } from './FunctionEditor';
 import './labelling.css';
+import { downloadText } from '../common/download';
 
 /** A fraction (0–1) as a percentage; a dash for none. */
 const share = (x: number | null): string => (x === null ? '—' : `${(100 * x).toFixed(1)} %`);
@@ -173,12 +174,7 @@ function ExportImport({ onImported }: { onImported(): void }) {
   const download = async () => {
     try {
       const { json } = await api.exportLabellingFunctions({});
-      const url = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = 'labelling-functions.json';
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 0);
+      downloadText(json, 'application/json', 'labelling-functions.json');
     } catch (err) {
       setError(errorText(err));
     }

@@ -7,6 +7,7 @@ import type { LabelStats } from '../../shared/views';
 import { api } from '../api/client';
 import { Button } from '../common/controls';
 import { errorText } from '../common/ErrorBox';
+import { downloadText } from '../common/download';
 
 const TARGET_KEY = 'workbench-label-target';
 const DEFAULT_TARGET = 50;
@@ -67,13 +68,7 @@ function ExportLabels({ total }: { total: number }) {
     setError(null);
     try {
       const { jsonl } = await api.exportLabels({});
-      const url = URL.createObjectURL(new Blob([jsonl], { type: 'application/x-ndjson' }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = 'labels.jsonl';
-      link.click();
-      // The download has taken its copy by the next task.
-      setTimeout(() => URL.revokeObjectURL(url), 0);
+      downloadText(jsonl, 'application/x-ndjson', 'labels.jsonl');
     } catch (err) {
       setError(errorText(err));
     } finally {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir, withStore } from '../cli/helpers';
 import { llmLike, type LoopbackServer, startServer } from './server';
+import type { LlmCostView } from '../../shared/views';
 
 const BUNDLE = path.join(ROOT, 'test/fixtures/bundles/text-only');
 const ARGS = ['eval', '--bundle', BUNDLE, '--methods', 'rag_llm,madam_rag,cama_llm', '--json'];
@@ -29,14 +30,7 @@ function cama(args: readonly string[], env: Record<string, string>): Promise<{ s
   });
 }
 
-interface CostRow {
-  calls: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  seconds: number;
-  cache_hits: number;
-  per_query: { calls: number; tokens: number; seconds: number };
-}
+type CostRow = LlmCostView;
 interface Report {
   methods: Record<string, { accuracy: number; ms_per_query: number }>;
   llm_cost: Record<string, CostRow>;

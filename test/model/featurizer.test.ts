@@ -12,7 +12,7 @@ import { hashText, TEXT_DIM } from '../../electron/model/text-hash';
 import { initialWeights } from '../../electron/model/weights';
 import type { Store } from '../../electron/store/store';
 import onnxProto from 'onnx-proto';
-import { initialInput, simulateBundle, storeOf, tempDir } from './helpers';
+import { initialInput, simulateBundle, storeOf, tempDir, featureBytes } from './helpers';
 
 let dir: string;
 let store: Store;
@@ -27,14 +27,13 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const bytesOf = (f: ReturnType<typeof featurize>) => [f.memory, f.query, f.pairs, f.provenance, f.hypotheses, f.support, f.evidence].map((a) => Buffer.from(a.buffer).toString('hex'));
 
 describe('featurizer', () => {
   it('gives the same bytes for the same slice, however often and from whichever store read', () => {
     for (const q of store.queries().slice(0, 10)) {
       const a = featurize(initialInput(store, q));
       const b = featurize(initialInput(store, q));
-      expect(bytesOf(a)).toEqual(bytesOf(b));
+      expect(featureBytes(a)).toEqual(featureBytes(b));
     }
   });
 

@@ -9,6 +9,7 @@ import type { SliceInput } from '../../electron/engine/evidence/model';
 import { initialSlice } from '../../electron/engine/retrieve';
 import type { SliceMemory } from '../../electron/engine/types';
 import { buildSliceInput } from '../../electron/engine/slice-input';
+import type { featurize } from '../../electron/model/featurizer';
 import { DEFAULT_HYPER, type ModelSpec } from '../../electron/model/spec';
 import type { Weights } from '../../electron/model/weights';
 import { size } from '../../electron/model/weights';
@@ -56,4 +57,9 @@ export function randomWeights(spec: ModelSpec, seed: number, scale = 0.5): Weigh
       return [p.name, w];
     }),
   );
+}
+
+/** Every feature tensor of a featurized slice as hex, for byte-for-byte comparisons. */
+export function featureBytes(f: ReturnType<typeof featurize>): string[] {
+  return [f.memory, f.query, f.pairs, f.provenance, f.hypotheses, f.support, f.evidence].map((a) => Buffer.from(a.buffer).toString('hex'));
 }

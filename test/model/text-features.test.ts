@@ -10,7 +10,7 @@ import { clearTextFeatureCache, pairTextFeatures, textFeatureCacheSize, textFeat
 import { cosineAt, hashText, TEXT_DIM } from '../../electron/model/text-hash';
 import type { Store } from '../../electron/store/store';
 import type { Query } from '../../shared/domain';
-import { inputFor, simulateBundle, storeOf, tempDir } from './helpers';
+import { inputFor, simulateBundle, storeOf, tempDir, featureBytes } from './helpers';
 
 let dir: string;
 let store: Store;
@@ -25,7 +25,6 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const bytesOf = (f: ReturnType<typeof featurize>) => [f.memory, f.query, f.pairs, f.provenance, f.hypotheses, f.support, f.evidence].map((a) => Buffer.from(a.buffer).toString('hex'));
 
 /** The slices an episode featurizes for a query: the initial one and the one an Expand grows it to. */
 function slicesOf(q: Query) {
@@ -40,14 +39,14 @@ describe('text feature cache', () => {
     const cold = queries.flatMap((q) =>
       slicesOf(q).map((slice) => {
         clearTextFeatureCache();
-        return bytesOf(featurize(inputFor(store, q, slice)));
+        return featureBytes(featurize(inputFor(store, q, slice)));
       }),
     );
     clearTextFeatureCache();
     // Warm: the same slices in another order (later queries first), sharing memories between them.
     const warm = [...queries.entries()]
       .reverse()
-      .flatMap(([qi, q]) => slicesOf(q).map((slice, si) => ({ at: qi * 3 + si, bytes: bytesOf(featurize(inputFor(store, q, slice))) })))
+      .flatMap(([qi, q]) => slicesOf(q).map((slice, si) => ({ at: qi * 3 + si, bytes: featureBytes(featurize(inputFor(store, q, slice))) })))
       .sort((a, b) => a.at - b.at)
       .map((x) => x.bytes);
     expect(textFeatureCacheSize().texts).toBeGreaterThan(50);
@@ -83,6 +82,6 @@ describe('text feature cache', () => {
     expect(Array.from(warm.memory.subarray(0, TEXT_DIM))).not.toEqual(Array.from(hashText((slice[0] as (typeof slice)[number]).text)));
     expect(textFeatures((edited[0] as (typeof edited)[number]).text).tokens).toEqual(words((edited[0] as (typeof edited)[number]).text));
     clearTextFeatureCache();
-    expect(bytesOf(warm)).toEqual(bytesOf(featurize(inputFor(store, q, edited))));
+    expect(featureBytes(warm)).toEqual(featureBytes(featurize(inputFor(store, q, edited))));
   });
 });
