@@ -1,5 +1,5 @@
 // The domain: what the store holds and what the engine reasons about.
-// Field names are camelCase here; the bundle format (BUNDLE.md) spells them in snake_case.
+// Field names are camelCase here; the bundle format (docs/bundle-format.md) spells them in snake_case.
 
 /** A structured claim a memory makes about (subject, attribute). */
 export interface Claim {
@@ -26,7 +26,7 @@ export interface Memory {
 }
 
 /**
- * Evaluation-only ground truth a bundle may carry about a memory (BUNDLE.md `factor`, and our claim-level
+ * Evaluation-only ground truth a bundle may carry about a memory (docs/bundle-format.md `factor`, and our claim-level
  * `factor` extension, carried as an unknown field: a summary that merges several parents makes claims
  * from several factors, so its redundancy depends on the query). It is not part of `Memory`: the engine
  * never receives it; the harness, the trainer and the ground-truth views ask the store for it by id.
@@ -60,7 +60,7 @@ export interface Query {
   asOf?: number;
   tags: string[];
   /**
-   * False when the bundle row had no `tags` field (as opposed to `"tags": []`): BUNDLE.md says the harness
+   * False when the bundle row had no `tags` field (as opposed to `"tags": []`): docs/bundle-format.md says the harness
    * then derives D_minor and D_rec itself. The store always sets it; undefined means "not from the store".
    */
   tagsGiven?: boolean;

@@ -103,7 +103,7 @@ export type SliceArbitration = Pick<
   | 'sufficient'
 >;
 
-/** Which initial slice an episode started from (BUNDLE.md: corr/ind variants). */
+/** Which initial slice an episode started from (docs/bundle-format.md: corr/ind variants). */
 export type SliceVariant = 'base' | 'corr' | 'ind';
 
 export interface EpisodeRecord {

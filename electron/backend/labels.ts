@@ -207,7 +207,7 @@ function cohenKappa(judgements: Map<string, Map<string, 'dependent' | 'independe
 }
 
 /**
- * The store's labels as a bundle's labels.jsonl (BUNDLE.md): one object per line, the known fields in
+ * The store's labels as a bundle's labels.jsonl (docs/bundle-format.md): one object per line, the known fields in
  * the bundle's order, then the fields an import kept; the same bytes `exportBundle` writes.
  */
 export function labelsJsonl(store: Store): { jsonl: string; count: number } {

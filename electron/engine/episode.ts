@@ -96,7 +96,7 @@ export { argmax } from '../../shared/values';
 export interface EpisodeOptions {
   method: string;
   variant?: SliceVariant;
-  /** Start from this slice instead of Retrieve(q) (the corr / ind variants of BUNDLE.md). */
+  /** Start from this slice instead of Retrieve(q) (the corr / ind variants of docs/bundle-format.md). */
   initial?: readonly SliceMemory[];
 }
 

@@ -1,4 +1,4 @@
-// The simulator's output rows, in the bundle's own spelling (BUNDLE.md), plus the ground truth it keeps
+// The simulator's output rows, in the bundle's own spelling (docs/bundle-format.md), plus the ground truth it keeps
 // about each key while it builds them.
 
 import type { AttributeSpec } from './vocab';
@@ -7,7 +7,7 @@ export interface ClaimRow {
   subject: string;
   attribute: string;
   value: string;
-  /** Claim-level ground truth (our extension, an unknown field to BUNDLE.md readers). */
+  /** Claim-level ground truth (our extension, an unknown field to docs/bundle-format.md readers). */
   factor: string;
 }
 

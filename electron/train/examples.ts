@@ -317,7 +317,7 @@ export async function trainingExamples(
       }
     }
     if (opts.variants) {
-      // The query's own variant slices (BUNDLE.md corr_ids / ind_ids): the initial slice plus copies of a
+      // The query's own variant slices (docs/bundle-format.md corr_ids / ind_ids): the initial slice plus copies of a
       // member, or plus independent observations; the same gold answer must win on both.
       for (const [origin, ids] of [['corr', q.corrIds], ['ind', q.indIds]] as const) {
         if (ids.length === 0) continue;

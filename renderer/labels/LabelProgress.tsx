@@ -59,7 +59,7 @@ export function LabelProgress({ stats, author }: { stats: LabelStats; author: st
   );
 }
 
-/** Downloads the store's labels as labels.jsonl (the bundle's format, BUNDLE.md). */
+/** Downloads the store's labels as labels.jsonl (the bundle's format, docs/bundle-format.md). */
 function ExportLabels({ total }: { total: number }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

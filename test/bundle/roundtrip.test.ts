@@ -69,7 +69,7 @@ describe('round trip', () => {
     expect(exported['agents.jsonl']!.join('\n')).not.toContain('gossip');
   });
 
-  it('writes known fields in BUNDLE.md order, then unknown fields in their original order', () => {
+  it('writes known fields in docs/bundle-format.md order, then unknown fields in their original order', () => {
     const dir = writeBundle({
       'memories.jsonl': ['{"zeta":1,"factor":"f","text":"t","alpha":{"b":1,"a":2},"agent":"x","id":"m1","claims":[{"value":"v","attribute":"a","subject":"s","factor":"f"}]}'],
       'queries.jsonl': ['{"text":"?","tags":[],"id":"q","note":"n"}'],

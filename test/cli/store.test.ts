@@ -78,7 +78,7 @@ describe('cama export', () => {
     ok(cama('import', '--store', second, '--bundle', out));
     expect(withStore(second, (s) => s.contentDigest())).toBe(withStore(first, (s) => s.contentDigest()));
 
-    // The simulator writes BUNDLE.md's field order, so the export reproduces its tables byte for byte
+    // The simulator writes docs/bundle-format.md's field order, so the export reproduces its tables byte for byte
     // (its manifest.jsonl describes how the bundle was generated: not a table, not in the store).
     const tables = fs.readdirSync(good).filter((name) => name !== 'manifest.jsonl');
     expect(fs.readdirSync(out).sort()).toEqual(tables.sort());

@@ -1,4 +1,4 @@
-// What the simulator writes is a valid bundle (BUNDLE.md) that imports into a fresh store, and its
+// What the simulator writes is a valid bundle (docs/bundle-format.md) that imports into a fresh store, and its
 // ground truth (`factor`, claim-level and memory-level) is consistent with the derivations it records.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { anyOf, contentWords, words } from '../../electron/engine/text';

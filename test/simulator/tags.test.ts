@@ -1,5 +1,5 @@
 // The `minority` / `insufficient` tags are decided on each query's real initial slice: the one the harness
-// retrieves from the written bundle (DESIGN.md section 5, BUNDLE.md queries.tags). Recompute them here
+// retrieves from the written bundle (DESIGN.md section 5, docs/bundle-format.md queries.tags). Recompute them here
 // with the engine's retriever and eval/tags.ts, from the bundle alone, and compare.
 import { describe, expect, it } from 'vitest';
 import type { Query } from '../../shared/domain';

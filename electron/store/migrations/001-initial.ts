@@ -1,5 +1,5 @@
 // Migration 1: the initial schema. Columns are snake_case; `extra` holds a row's unknown bundle fields as a
-// JSON object (insertion order kept) so that export round-trips them (BUNDLE.md: unknown fields are kept).
+// JSON object (insertion order kept) so that export round-trips them (docs/bundle-format.md: unknown fields are kept).
 import type { Migration } from './index';
 
 export const initial: Migration = {
@@ -7,7 +7,7 @@ export const initial: Migration = {
   name: 'initial',
   up(db) {
     db.exec(`
-      -- implicit = 1: created only because a memory named it (BUNDLE.md); export omits such agents.
+      -- implicit = 1: created only because a memory named it (docs/bundle-format.md); export omits such agents.
       CREATE TABLE agents (
         id          TEXT PRIMARY KEY,
         name        TEXT,
