@@ -26,6 +26,7 @@ import { ablationMethod, type Method, resolveMethods } from './methods';
 export interface EngineRecipe {
   overrides: unknown;
   model?: string;
+  policy?: string;
   source?: string;
 }
 

@@ -51,6 +51,15 @@ describe('cama eval', () => {
     for (const name of DEFAULT_METHODS) expect(r.stdout).toMatch(new RegExp(`^${name}\\s+\\d`, 'm'));
   });
 
+  it('--policy picks the recovery policy (heuristic, or a file), and a missing policy file is refused by name', () => {
+    const r = ok(cama('eval', '--bundle', bundle, '--methods', 'cama', '--policy', 'heuristic'));
+    expect(r.stdout).toMatch(/policy: \S*heuristic\S* \(HEURISTIC stand-in\)/);
+    const missing = path.join(tempDir(), 'no-such-policy.onnx');
+    const bad = cama('eval', '--bundle', bundle, '--methods', 'cama', '--policy', missing);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain(missing);
+  });
+
   it('--methods nope exits 1 and names the known methods', () => {
     const r = cama('eval', '--bundle', bundle, '--methods', 'nope', '--json');
     expect(r.status).toBe(1);

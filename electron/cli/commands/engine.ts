@@ -1,5 +1,6 @@
 // The engine a command runs: the defaults, overridden by an optional JSON file, with the evidence model
-// chosen by --model (a .onnx file, or 'heuristic'); without it, models/default.onnx when present.
+// chosen by --model (a .onnx file, or 'heuristic'); without it, models/default.onnx when present; the
+// recovery policy by --policy likewise (models/policy.onnx when present).
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -9,6 +10,10 @@ export { describeSetup } from '../../runtime/setup';
 
 /** --model's help text, shared by the commands that take it. */
 export const MODEL_OPTION_HELP = "the evidence model: a .onnx file, or 'heuristic' (default: models/default.onnx when present, else the heuristic provider)";
+
+/** --policy's help text, shared by the commands that take it. */
+export const POLICY_OPTION_HELP =
+  "the recovery policy: a .onnx file, or 'heuristic' (default: models/policy.onnx when present, else the heuristic policy); a policy is trained against one evidence model, so pair a --model with its own policy";
 
 /** The engine settings in --engine-config's file ({} without one). */
 export function readOverrides(configFile?: string): unknown {
@@ -27,8 +32,8 @@ export function engineSetup(configFile?: string): EngineSetup {
 }
 
 /** The engine with the trained model (see loadEngine); its notes go to stderr. */
-export async function loadEngineSetup(configFile?: string, model?: string): Promise<EngineSetup> {
-  const setup = await loadEngine(readOverrides(configFile), { model, source: configFile });
+export async function loadEngineSetup(configFile?: string, model?: string, policy?: string): Promise<EngineSetup> {
+  const setup = await loadEngine(readOverrides(configFile), { model, policy, source: configFile });
   for (const note of setup.notes ?? []) process.stderr.write(`cama: ${note}\n`);
   return setup;
 }

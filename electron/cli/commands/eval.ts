@@ -13,7 +13,7 @@ import { openLlmClient } from '../../llm/session';
 import { type ReadLimitFlags, readLimitsOf, withReadLimitOptions } from '../options';
 import { progressBar } from '../progress';
 import { fixed, formatTable } from '../table';
-import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP, readOverrides } from './engine';
+import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP, POLICY_OPTION_HELP, readOverrides } from './engine';
 import { openData } from './open';
 
 export function evalCommand(): Command {
@@ -24,13 +24,14 @@ export function evalCommand(): Command {
     .option('--methods <list>', `comma-separated methods (default: all): ${DEFAULT_METHODS.join(', ')}`)
     .option('--engine-config <file>', 'a JSON file overriding engine settings (K, B, τ_p, τ_N, τ_H, ...)')
     .option('--model <file>', MODEL_OPTION_HELP)
+    .option('--policy <file>', POLICY_OPTION_HELP)
     .option('--claims <mode>', 'keep: score the bundle as it is; none: import every memory without its structured claims, so that hypotheses, support and votes come from text alone', 'keep')
     .option('--metadata <mode>', 'keep, or shuffled: deal every memory the kind / observed / source_type of another (a seeded permutation), so metadata says nothing', 'keep')
     .option('--ablate <groups>', `also score cama with each input group of the model zeroed at inference (${GROUPS.join(', ')}), and print each group's drop`)
     .option('--workers <n>', workersHelp())
     .option('--json', 'print one JSON object and nothing else on stdout');
   return withReadLimitOptions(command).action(
-    async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; claims: string; metadata: string; ablate?: string; workers?: string; json?: boolean } & ReadLimitFlags) => {
+    async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; policy?: string; claims: string; metadata: string; ablate?: string; workers?: string; json?: boolean } & ReadLimitFlags) => {
       if (opts.claims !== 'keep' && opts.claims !== 'none') throw new Error(`--claims must be keep or none, got "${opts.claims}"`);
       if (opts.metadata !== 'keep' && opts.metadata !== 'shuffled') throw new Error(`--metadata must be keep or shuffled, got "${opts.metadata}"`);
       if ((opts.claims === 'none' || opts.metadata === 'shuffled') && (opts.store !== undefined || opts.bundle === undefined)) {
@@ -42,8 +43,8 @@ export function evalCommand(): Command {
       if (ablate.length > 0 && !methods.some((m) => m.name === 'cama')) methods.unshift(...resolveMethods(['cama']));
       methods.push(...ablate.map(ablationMethod));
       // Worker threads for a long run (eval/parallel.ts), started only when the run turns out long enough.
-      const workers = startEvalWorkers(opts.workers, methods, { overrides: readOverrides(opts.engineConfig), model: opts.model, source: opts.engineConfig });
-      const setup = await loadEngineSetup(opts.engineConfig, opts.model);
+      const workers = startEvalWorkers(opts.workers, methods, { overrides: readOverrides(opts.engineConfig), model: opts.model, policy: opts.policy, source: opts.engineConfig });
+      const setup = await loadEngineSetup(opts.engineConfig, opts.model, opts.policy);
       // LLM methods: the configuration is checked before any data is opened, so a missing model name saves nothing.
       const llmConfig = methods.some((m) => m.llm) ? llmConfigFromEnv() : undefined;
       const { store, label } = openData({ ...opts, claims: opts.claims, metadata: opts.metadata, limits: readLimitsOf(opts) });

@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { defaultModelsDir } from '../../model/paths';
 import { type InvarianceResult, type ProtocolRow, protocolChecks, readProtocol, renderInvariance, renderProtocol, runInvariance, runProtocol } from '../../eval/protocol';
 import { progressBar } from '../progress';
-import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP } from './engine';
+import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP, POLICY_OPTION_HELP } from './engine';
 
 export function protocolCommand(): Command {
   return new Command('protocol')
@@ -19,13 +19,14 @@ export function protocolCommand(): Command {
     .option('--out <dir>', 'where the report sets are generated (reused while their config is unchanged) and protocol.json / protocol.md written', 'data/protocol')
     .option('--sets <names>', 'only these sets (comma-separated)')
     .option('--model <file>', MODEL_OPTION_HELP)
+    .option('--policy <file>', POLICY_OPTION_HELP)
     .option('--engine-config <file>', 'a JSON file overriding engine settings')
     .option('--no-invariance', 'skip the invariance checks (rewrites in each family, metadata dealt out at random)')
     .option('--json', 'print the rows as one JSON object instead of the table')
-    .action(async (opts: { config: string; out: string; sets?: string; model?: string; engineConfig?: string; invariance: boolean; json?: boolean }) => {
+    .action(async (opts: { config: string; out: string; sets?: string; model?: string; policy?: string; engineConfig?: string; invariance: boolean; json?: boolean }) => {
       const configFile = resolve(opts.config);
       const config = readProtocol(configFile);
-      const setup = await loadEngineSetup(opts.engineConfig, opts.model);
+      const setup = await loadEngineSetup(opts.engineConfig, opts.model, opts.policy);
       const out = resolve(opts.out);
       mkdirSync(out, { recursive: true });
       const bar = progressBar('protocol');
