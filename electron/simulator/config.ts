@@ -127,6 +127,12 @@ export const SimulatorConfigSchema = z
           .max(1)
           .optional()
           .describe('provenance rate for corr memories (default: evidence.provenanceRate)'),
+        corrOf: z
+          .enum(['wrong', 'any'])
+          .default('wrong')
+          .describe(
+            "whose copies the corr pool holds: 'wrong', a member backing the slice's most-backed wrong value (what RS measures); 'any', any evidence member, true or not (for training data, so that appended copies never say which side is wrong)",
+          ),
       })
       .strict()
       .prefault({}),

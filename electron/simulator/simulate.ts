@@ -128,7 +128,10 @@ function claimOn(m: { claims: readonly { subject: string; attribute: string; val
 
 /**
  * C~_q: copies of one slice member, appended to the slice. The member copied is one that supports the
- * most-supported wrong hypothesis in the slice (pushing towards a false majority), else any evidence.
+ * most-supported wrong hypothesis in the slice (pushing towards a false majority), else any evidence;
+ * with `variants.corrOf: 'any'`, any evidence member. Training data wants 'any': corr slices whose copies
+ * always back a wrong value teach a model that the side with more members is the wrong one, which makes
+ * every appended copy move its decision, the very sensitivity RS measures.
  */
 function correlatedVariant(world: WorldBuilder, key: KeyCase, slice: readonly SliceMemory[], rng: Random): MemoryRow[] {
   const { variants, evidence } = world.config;
@@ -141,7 +144,7 @@ function correlatedVariant(world: WorldBuilder, key: KeyCase, slice: readonly Sl
     if (v !== key.truth) wrongCounts.set(v, (wrongCounts.get(v) ?? 0) + 1);
   }
   const wrong = [...wrongCounts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const candidates = evidenceIds.filter((id) => wrong === undefined || claimOn(byId.get(id) as MemoryRow, key)?.value === wrong);
+  const candidates = variants.corrOf === 'any' ? evidenceIds : evidenceIds.filter((id) => wrong === undefined || claimOn(byId.get(id) as MemoryRow, key)?.value === wrong);
   const parent = byId.get(rng.pick(candidates)) as MemoryRow;
   return world.derive(key, parent, rng.count(variants.corrPerQuery), rng, {
     pool: 'corr',

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialSlice } from '../../electron/engine/retrieve';
 import { majorityVote, statedValues } from '../../electron/eval/baselines';
-import { type Bundle, claimOn, importedStore, isDerived, keyOf, poolOf, simulateBundle, simulateInto } from './helpers';
+import { type Bundle, claimOn, importedStore, isDerived, keyOf, poolOf, SMALL, simulateBundle, simulateInto } from './helpers';
 
 function recordedParents(b: Bundle): Map<string, string[]> {
   const out = new Map<string, string[]>();
@@ -28,6 +28,27 @@ describe('evidence.provenanceRate and variants.corrProvenanceRate', () => {
     const noCorr = await simulateBundle({ seed: 32, evidence: { provenanceRate: 1 }, variants: { corrProvenanceRate: 0 } });
     expect(noCorr.edges.length).toBeGreaterThan(0);
     expect(noCorr.edges.filter((e) => poolOf(noCorr.byId.get(e.child)!) === 'corr')).toEqual([]);
+  });
+
+  it("corrOf: 'wrong' copies only a member backing a wrong value; 'any' copies the truth too (training data)", async () => {
+    const truthShare = (b: Bundle): { copies: number; ofTruth: number } => {
+      let copies = 0;
+      let ofTruth = 0;
+      for (const q of b.queries) {
+        for (const id of q.corr_ids ?? []) {
+          const value = claimOn(b.byId.get(id)!, keyOf(q))?.value;
+          copies++;
+          if (value === q.answer) ofTruth++;
+        }
+      }
+      return { copies, ofTruth };
+    };
+    const wrong = truthShare(await simulateBundle({ seed: 34, ...SMALL }));
+    expect(wrong.copies).toBeGreaterThan(50);
+    expect(wrong.ofTruth / wrong.copies).toBeLessThan(0.1); // only where no wrong value is in the slice
+    const any = truthShare(await simulateBundle({ seed: 34, ...SMALL, variants: { corrOf: 'any' } }));
+    expect(any.copies).toBeGreaterThan(50);
+    expect(any.ofTruth / any.copies).toBeGreaterThan(0.25);
   });
 
   it('provenanceRate 1 records every derivation: each relay and summary has edges to every parent its claims come from', async () => {
