@@ -11,6 +11,10 @@
 // question's and every hypothesis's, and the residual words rare in the slice. Two independent reports
 // of one fact share the fact's words and little else; a paraphrase of one report shares that report's
 // residue. Every feature belongs to one input group (FEATURE_GROUPS), so `eval --ablate` can zero a group.
+//
+// No feature counts how many members agree with a member (version 2's "stance share" did): a count hands the
+// model the simulator's shortcut (the larger side is usually the false majority), so each appended copy of a
+// wrong value moved decisions towards the truth and RS rose. Counting independent sources is the slots' job.
 
 import type { ClaimKey } from '../../shared/domain';
 import { claimMatchesKey } from '../engine/hypotheses';
@@ -23,7 +27,7 @@ import { pairTextFeatures, textFeatures } from './text-features';
 import { TEXT_DIM } from './text-hash';
 
 /** Bump on ANY change to what a feature means or how it is computed. */
-export const FEATURIZER_VERSION = 'cama-features/2';
+export const FEATURIZER_VERSION = 'cama-features/3';
 
 /** Memory kinds with a column of their own; anything else is `other`, no kind at all is `missing`. */
 export const KINDS = ['observation', 'relay', 'summary', 'note', 'reasoning', 'trace'] as const;
@@ -50,7 +54,6 @@ export const MEMORY_SCALARS: readonly Named[] = [
   ['time position in slice span (0 earliest, 1 latest)', 'metadata'],
   ['evidence (states something about the key)', 'stance'],
   ['structured (states it by claims, not only by text)', 'stance'],
-  ['stance share (evidence members with the same stance / evidence members)', 'stance'],
   ['claims on other keys', 'stance'],
   ['values stated (0, 1, 2+ as 0, 0.5, 1)', 'stance'],
   ["names another member's agent", 'text'],
@@ -230,11 +233,6 @@ export function featurize(input: SliceInput): SliceFeatures {
   const evidence = memories.map((_, i) => S.scorer[i] !== NO_EVIDENCE);
   const structured = memories.map((_, i) => S.scorer[i] === CLAIM_SCORER);
   const stance = memories.map((_, i) => Array.from(S.support.data.subarray(i * L, (i + 1) * L), (x) => Math.sign(x)).join(','));
-  const evidenceCount = evidence.filter(Boolean).length;
-  const stanceCount = new Map<string, number>();
-  memories.forEach((_, i) => {
-    if (evidence[i]) stanceCount.set(stance[i] as string, (stanceCount.get(stance[i] as string) ?? 0) + 1);
-  });
 
   // --- agents named in texts ---------------------------------------------------------------------
   const agents = [...new Set(memories.map((m) => m.agent))];
@@ -272,7 +270,6 @@ export function featurize(input: SliceInput): SliceFeatures {
     }
     memory[c++] = evidence[i] ? 1 : 0;
     memory[c++] = structured[i] ? 1 : 0;
-    memory[c++] = evidence[i] && evidenceCount > 0 ? (stanceCount.get(stance[i] as string) ?? 0) / evidenceCount : 0;
     memory[c++] = key !== null && m.claims.some((cl) => !claimMatchesKey(cl, key)) ? 1 : 0;
     const stated = input.reading?.mentions[i]?.length ?? (structured[i] ? 1 : 0);
     memory[c++] = Math.min(stated, 2) / 2;

@@ -242,24 +242,29 @@ describe('findings on every step of the demo', () => {
     expect(steps).toBeGreaterThan(150);
   });
 
-  it('q16 at t = 1: dawn\'s 8 entries are one factor (S1), midnight\'s 2 are two, and no slot mixes them', () => {
+  it('q16 at t = 1: dawn\'s 8 entries are one slot (S1), midnight\'s 2 another (S2), and no slot mixes them', () => {
     const v = byQuery('q16');
     const step = v.episode.steps[1] as StepRecord;
     const e = explain({ step, gold: v.query.answer, thresholds: thresholdsOf(v), record: step });
     expect(e.backing.map((b) => [b.hypothesis, b.count, b.slots])).toEqual([
       ['dawn', 8, [0]],
-      ['midnight', 2, [1, 2]],
+      ['midnight', 2, [1]],
     ]);
-    expect(e.findings.find((f) => f.kind === 'collapsed')?.title).toBe('dawn: 8 entries, 1 factor');
+    expect(e.findings.filter((f) => f.kind === 'collapsed').map((f) => f.title)).toEqual(['dawn: 8 entries, 1 factor', 'midnight: 2 entries, 1 factor']);
     expect(kinds(e)).not.toContain('shared-slot');
-    expect(e.sentence).toMatch(/^The vote favours dawn with 8 entries, but they share slot S1 \(e=1\.00, ρ=0\.76\); midnight's 2 entries are 2 separate slots \(S2, S3\)/);
+    expect(e.sentence).toMatch(/^The vote favours dawn with 8 entries, but they share slot S1 \(e=1\.00, ρ=0\.77\); midnight's 2 entries share slot S2 \(e=1\.00, ρ=0\.81\)/);
   });
 
-  it('q14 at t = 2: the slot that holds both open and locked entries is named', () => {
+  it('q14 at t = 0: open\'s 5 entries share one slot, locked\'s 2 are 2 separate slots, and CAMA picks locked', () => {
     const v = byQuery('q14');
-    const step = v.episode.steps[2] as StepRecord;
-    const shared = explain({ step, gold: v.query.answer, thresholds: thresholdsOf(v) }).findings.filter((f) => f.kind === 'shared-slot');
-    expect(shared.map((f) => f.title)).toEqual(['S3 shared by open and locked']);
+    const step = v.episode.steps[0] as StepRecord;
+    const e = explain({ step, gold: v.query.answer, thresholds: thresholdsOf(v) });
+    expect(e.backing.filter((b) => b.count > 1).map((b) => [b.hypothesis, b.count, b.slots])).toEqual([
+      ['open', 5, [0]],
+      ['locked', 2, [1, 2]],
+    ]);
+    expect(kinds(e)).not.toContain('shared-slot');
+    expect(e.sentence).toMatch(/^The vote favours open with 5 entries, but they share slot S1 .*; locked's 2 entries are 2 separate slots \(S2, S3\) .*CAMA picks locked/);
   });
 
   it('q55: the gold answer green is in no hypothesis, and the finding says so', () => {

@@ -30,15 +30,17 @@ describe('activation warnings', () => {
   it("names each metric on which the candidate is worse, with both values (the issue's 44.8 CMR model)", () => {
     const poor = model('from-store', { cmr: 44.8, accuracy: 70, rs: 30 });
     const warnings = activationWarnings(poor, active);
+    const v = shipped.metrics.validation as { accuracy: number; cmr: number; rs: number };
+    const f = (x: number) => x.toFixed(1);
     expect(warnings).toEqual([
-      'accuracy 70.0 against 86.0 for default (16.0 points worse)',
-      'CMR 44.8 against 84.1 for default (39.3 points worse)',
-      'RS 30.0 against 8.5 for default (21.5 points worse)',
+      `accuracy 70.0 against ${f(v.accuracy)} for default (${f(v.accuracy - 70)} points worse)`,
+      `CMR 44.8 against ${f(v.cmr)} for default (${f(v.cmr - 44.8)} points worse)`,
+      `RS 30.0 against ${f(v.rs)} for default (${f(30 - v.rs)} points worse)`,
     ]);
   });
 
   it('says nothing for a model as good within a point, or for the active model itself', () => {
-    expect(activationWarnings(model('twin', { cmr: 83.5 }), active)).toEqual([]);
+    expect(activationWarnings(model('twin', { cmr: (shipped.metrics.validation.cmr as number) - 0.6 }), active)).toEqual([]);
     expect(activationWarnings(active, active)).toEqual([]);
   });
 

@@ -12,7 +12,8 @@ import { hashText, TEXT_DIM } from '../../electron/model/text-hash';
 import { initialWeights } from '../../electron/model/weights';
 import type { Store } from '../../electron/store/store';
 import onnxProto from 'onnx-proto';
-import { initialInput, simulateBundle, storeOf, tempDir, featureBytes } from './helpers';
+import { initialSlice } from '../../electron/engine/retrieve';
+import { initialInput, inputFor, simulateBundle, storeOf, tempDir, featureBytes } from './helpers';
 
 let dir: string;
 let store: Store;
@@ -46,6 +47,24 @@ describe('featurizer', () => {
       expect(m).not.toHaveProperty('factor');
       for (const c of m.claims) expect(c).not.toHaveProperty('factor');
     }
+  });
+
+  it("reads no count of agreeing members: appending copies leaves every other member's own stance columns as they were", () => {
+    // A feature that counts how many members agree hands the model the simulator's shortcut (the larger side
+    // is usually the false majority), and makes each appended copy move the decision (RS).
+    const stanceCols = MEMORY_SCALARS.flatMap(([, group], c) => (group === 'stance' ? [TEXT_DIM + c] : []));
+    let checked = 0;
+    for (const q of store.queries().filter((x) => x.corrIds.length > 0).slice(0, 10)) {
+      const slice = initialSlice(store, q, 10);
+      const base = featurize(inputFor(store, q, slice));
+      const more = featurize(inputFor(store, q, [...slice, ...store.memories(q.corrIds)]));
+      if (more.L !== base.L) continue; // a copy that brings a new hypothesis changes every support row
+      for (let i = 0; i < base.K; i++) {
+        for (const c of stanceCols) expect(more.memory[i * MEMORY_DIM + c], `${q.id} member ${i} column ${c}`).toBe(base.memory[i * MEMORY_DIM + c]);
+      }
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(3);
   });
 
   it('shapes every tensor as the contract says, with symmetric pairwise features', () => {
