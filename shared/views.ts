@@ -131,6 +131,12 @@ export interface EvalMetricsView {
   accuracy: number | null;
   cmr: number | null;
   rs: number | null;
+  /**
+   * The part of RS whose flips went from a wrong answer TO the gold (% of D_RS). The appended copies back a
+   * wrong value, so a flip towards the gold means the method distrusts a side for being larger: a count
+   * prior, not decoupling. Absent in runs saved before it was measured.
+   */
+  rs_to_gold?: number | null;
   ieg: number | null;
   err: number | null;
   n_minor: number;

@@ -71,6 +71,7 @@ interface Accumulator {
   minorCorrect: number;
   recCorrect: number;
   flips: number;
+  flipsToGold: number;
   iegSum: number;
   steps: number;
   retrievals: number;
@@ -90,6 +91,8 @@ export interface MethodOutcome {
   ms: number;
   /** Whether the corr variant's answer differs from the base one (RS); absent without a corr variant. */
   flipped?: boolean;
+  /** Whether that flip went from a wrong answer to the gold. */
+  flippedToGold?: boolean;
   /** The ind variant's correctness minus the base one's (IEG); absent without an ind variant. */
   iegGain?: number;
   /** |N_eff − true factors| at step 0 and the r_ij pairs, where the ground truth allows. */
@@ -167,8 +170,10 @@ export async function scoreQuery(store: EvalStore, ctx: MethodContext, methods: 
     }
     if (corr) {
       const pc = await method.predict(ctx, query, corr, 'corr');
-      result(method, 'corr', pc, isCorrect(pc, gold));
+      const rightCorr = isCorrect(pc, gold);
+      result(method, 'corr', pc, rightCorr);
       m.flipped = normalizeAnswer(pc.answer) !== normalizeAnswer(p.answer);
+      m.flippedToGold = m.flipped && rightCorr && !right;
     }
     if (ind) {
       const pi = await method.predict(ctx, query, ind, 'ind');
@@ -193,7 +198,7 @@ export class Tally {
 
   constructor(private readonly methodNames: readonly string[]) {
     this.acc = new Map(
-      methodNames.map((name) => [name, { correct: 0, minorCorrect: 0, recCorrect: 0, flips: 0, iegSum: 0, steps: 0, retrievals: 0, ms: 0, nEffError: 0, nEffCount: 0, pairs: [] }]),
+      methodNames.map((name) => [name, { correct: 0, minorCorrect: 0, recCorrect: 0, flips: 0, flipsToGold: 0, iegSum: 0, steps: 0, retrievals: 0, ms: 0, nEffError: 0, nEffCount: 0, pairs: [] }]),
     );
   }
 
@@ -219,6 +224,7 @@ export class Tally {
         for (const pair of m.diagnostics.pairs) a.pairs.push(pair);
       }
       if (m.flipped !== undefined) a.flips += m.flipped ? 1 : 0;
+      if (m.flippedToGold) a.flipsToGold++;
       if (m.iegGain !== undefined) a.iegSum += m.iegGain;
     }
     if (onResult) for (const r of q.results) onResult(r);
@@ -234,6 +240,7 @@ export class Tally {
         accuracy: pct(a.correct, n),
         cmr: pct(a.minorCorrect, this.nMinor), // Eq. 18
         rs: pct(a.flips, this.nRs), // Eq. 19
+        rs_to_gold: pct(a.flipsToGold, this.nRs),
         ieg: pct(a.iegSum, this.nIeg), // Eq. 20
         err: pct(a.recCorrect, this.nRec), // Eq. 21
         n_minor: this.nMinor,

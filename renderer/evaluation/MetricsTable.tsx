@@ -5,7 +5,7 @@
 import type { EvalMetricsView } from '../../shared/views';
 import { num, pct } from '../common/format';
 
-type Key = 'accuracy' | 'cmr' | 'rs' | 'ieg' | 'err' | 'steps' | 'retrievals' | 'ms_per_query' | 'n_eff_mae' | 'pair_auc';
+type Key = 'accuracy' | 'cmr' | 'rs' | 'rs_to_gold' | 'ieg' | 'err' | 'steps' | 'retrievals' | 'ms_per_query' | 'n_eff_mae' | 'pair_auc';
 
 interface Column {
   key: Key;
@@ -20,6 +20,12 @@ export const METRIC_COLUMNS: Column[] = [
   { key: 'accuracy', label: 'Acc', title: 'accuracy over every query, %', better: 'high', format: pct },
   { key: 'cmr', label: 'CMR ↑', title: 'Correct Minority Recovery (Eq. 18): % right on D_minor, where the correct answer is outnumbered by correlated memories', better: 'high', format: pct },
   { key: 'rs', label: 'RS ↓', title: 'Replication Sensitivity (Eq. 19): % of decisions that change when correlated copies are added', better: 'low', format: pct },
+  {
+    key: 'rs_to_gold',
+    label: 'RS →gold',
+    title: 'the part of RS where the added copies (of a wrong value) turned a wrong answer into the gold, % of D_RS: a method that counts sources has none; one that distrusts a side for being larger has many',
+    format: pct,
+  },
   { key: 'ieg', label: 'IEG ↑', title: 'Independent Evidence Gain (Eq. 20): accuracy change, in points, when independent evidence is added', better: 'high', format: pct },
   { key: 'err', label: 'ERR ↑', title: 'Evidence Resolution Rate (Eq. 21): % right on D_rec, where the initial slice lacks an independent factor', better: 'high', format: pct },
   { key: 'steps', label: 'steps', title: 'recovery actions per query (Expand + Trace)', format: (v) => num(v, 2) },

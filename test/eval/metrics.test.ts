@@ -8,8 +8,8 @@
 //   well    minority                  dusk 4 : noon 3     -> dusk   v    ind  +1 dusk:   5 : 3 -> dusk v
 //   mill    insufficient              Bram 2 : Esme 1     -> Bram   x    corr +1 Bram (same); ind +2 Esme -> Esme v
 //
-//   accuracy = 2/5 = 40; CMR = 1/2 (well) = 50; RS = 1/3 (bridge) = 33.3; IEG = (1 + 0 + 1)/3 = 66.7;
-//   ERR = 0/2 = 0.
+//   accuracy = 2/5 = 40; CMR = 1/2 (well) = 50; RS = 1/3 (bridge) = 33.3, of which →gold 0 (bridge flips
+//   away from the gold); IEG = (1 + 0 + 1)/3 = 66.7; ERR = 0/2 = 0.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ import { heuristicModel } from '../../electron/engine/evidence/heuristic';
 import { heuristicPolicy } from '../../electron/engine/policy';
 import { initialSlice } from '../../electron/engine/retrieve';
 import { pairAuc } from '../../electron/eval/diagnostics';
-import { evaluate, type EvalReport, type QueryResult } from '../../electron/eval/harness';
+import { evaluate, type EvalReport, type QueryOutcome, type QueryResult, Tally } from '../../electron/eval/harness';
 import { DEFAULT_METHODS, METHODS, resolveMethods } from '../../electron/eval/methods';
 import type { Store } from '../../electron/store/store';
 import { writeBundle } from '../bundle/helpers';
@@ -58,6 +58,7 @@ const MAJORITY = {
   accuracy: 40,
   cmr: 50,
   rs: 100 / 3,
+  rs_to_gold: 0,
   ieg: 200 / 3,
   err: 0,
   n_minor: 2,
@@ -161,6 +162,29 @@ describe('evaluate refuses what it cannot score', () => {
     }
     for (const name of DEFAULT_METHODS) expect(message).toContain(name);
     expect(resolveMethods(['cama', 'majority_vote']).map((m) => m.name)).toEqual(['cama', 'majority_vote']);
+  });
+});
+
+describe('RS by direction', () => {
+  it('counts as →gold only the flips from a wrong answer to the gold, as a share of D_RS', () => {
+    const tally = new Tally(['m']);
+    const outcome = (queryId: string, correct: boolean, flipped: boolean, flippedToGold: boolean): QueryOutcome => ({
+      queryId,
+      minority: false,
+      insufficient: false,
+      tagsDerived: false,
+      hasCorr: true,
+      hasInd: false,
+      methods: [{ method: 'm', correct, steps: 0, retrievals: 1, ms: 1, flipped, flippedToGold }],
+      results: [],
+    });
+    tally.add(outcome('to-gold', false, true, true));
+    tally.add(outcome('away', true, true, false));
+    tally.add(outcome('wrong-to-wrong', false, true, false));
+    tally.add(outcome('steady', true, false, false));
+    const m = tally.report('b', { memories: 1, withClaims: 1 }).methods.m;
+    expect(m?.rs).toBe(75);
+    expect(m?.rs_to_gold).toBe(25);
   });
 });
 

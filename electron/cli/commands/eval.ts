@@ -70,6 +70,10 @@ export function evalCommand(): Command {
   );
 }
 
+/** What the table's →gold column means. */
+export const RS_TO_GOLD_NOTE =
+  '→gold: the part of RS where the appended copies (of a wrong value) turned a wrong answer into the gold, a sign that the method distrusts a side for being larger rather than counting its sources';
+
 export function renderReport(report: EvalReport): string {
   const names = Object.keys(report.methods);
   const any = report.methods[names[0] as string];
@@ -80,6 +84,7 @@ export function renderReport(report: EvalReport): string {
       fixed(m.accuracy),
       fixed(m.cmr),
       fixed(m.rs),
+      fixed(m.rs_to_gold),
       fixed(m.ieg),
       fixed(m.err),
       fixed(m.steps, 2),
@@ -89,13 +94,13 @@ export function renderReport(report: EvalReport): string {
       fixed(m.pair_auc, 3),
     ];
   });
-  const table = formatTable(['method', 'Acc', 'CMR↑', 'RS↓', 'IEG↑', 'ERR↑', 'steps', 'retr.', 'ms/q', 'N_eff MAE', 'r_ij AUC'], rows);
+  const table = formatTable(['method', 'Acc', 'CMR↑', 'RS↓', '→gold', 'IEG↑', 'ERR↑', 'steps', 'retr.', 'ms/q', 'N_eff MAE', 'r_ij AUC'], rows);
   const counts = any ? `|D_minor|=${any.n_minor} |D_rec|=${any.n_rec} |D_RS|=${any.n_rs} |D_IEG|=${any.n_ieg}` : '';
   const derived =
     report.tags_derived > 0
       ? `\n(D_minor and D_rec derived from claims, provenance and factor for ${report.tags_derived} queries whose rows carry no tags)`
       : '';
-  return `${report.bundle}: ${report.n_queries} queries; ${counts}${derived}${claimNote(report.claim_coverage)}\n\n${table}`;
+  return `${report.bundle}: ${report.n_queries} queries; ${counts}${derived}${claimNote(report.claim_coverage)}\n\n${table}\n${RS_TO_GOLD_NOTE}`;
 }
 
 /** The LLM cost table (the paper's Table 4): per query, calls, tokens and seconds; totals and cache hits. */
