@@ -85,6 +85,12 @@ export interface Hyper {
   linkThreshold: number;
   /** Temperature of each member's softmax over the groups (small: confident rows). */
   slotTemperature: number;
+  /**
+   * Attention by recorded component: each key's logit gets −log(size of its provenance component), so a
+   * source and its recorded copies draw the attention of one member, and appending recorded copies does not
+   * move what the others see. Absent (false) in models trained before it existed.
+   */
+  componentAttention?: boolean;
 }
 
 export const DEFAULT_HYPER: Hyper = {
@@ -208,13 +214,16 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   // Eq. 2: self-attention over the slice with the provenance prior μ·b_ij and learned pairwise biases.
   const muB = g.binary('Mul', 'mu', 'provenance_prior', 'mu_b');
   const invSqrtD = g.constant('inv_sqrt_d', 1 / Math.sqrt(d));
+  // 1 × K: log of each member's provenance-component size (b_ij is 1 within a component, the diagonal 1).
+  const componentLogSize = hyper.componentAttention ? g.unary('Log', g.reduce('ReduceSum', 'provenance_prior', [0], true), 'component_log_size') : null;
   for (let l = 0; l < hyper.layers; l++) {
     const p = `attn${l}`;
     const q = g.dense(x, g.param(`${p}.W_q`, [d, d]));
     const k = g.dense(x, g.param(`${p}.W_k`, [d, d]));
     const v = g.dense(x, g.param(`${p}.W_v`, [d, d]));
     const scores = g.binary('Mul', g.binary('MatMul', q, g.transpose(k)), invSqrtD);
-    const logits = g.binary('Add', g.binary('Add', scores, muB), g.pairTerm(g.param(`${p}.w_pair`, [PAIR_DIM], { kind: 'zeros' })), `${p}_logits`);
+    let logits = g.binary('Add', g.binary('Add', scores, muB), g.pairTerm(g.param(`${p}.w_pair`, [PAIR_DIM], { kind: 'zeros' })), `${p}_logits`);
+    if (componentLogSize) logits = g.binary('Sub', logits, componentLogSize, `${p}_logits_by_component`);
     const alpha = g.softmax(logits, 1, `${p}_alpha`);
     const update = g.dense(g.binary('MatMul', alpha, v), g.param(`${p}.W_o`, [d, d]), g.param(`${p}.b_o`, [d], { kind: 'zeros' }));
     x = g.unary('Tanh', g.binary('Add', x, update), `x_${l + 1}`);

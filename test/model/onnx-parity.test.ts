@@ -90,6 +90,28 @@ describe('tfjs forward pass vs onnxruntime', () => {
     }
   }
 
+  it('agree with attention by recorded component too, which moves the outputs where a slice has recorded copies', async () => {
+    const byComponent = buildSpec({ ...DEFAULT_HYPER, componentAttention: true });
+    expect(byComponent.params.map((p) => p.name)).toEqual(spec.params.map((p) => p.name)); // no new parameter
+    const other = await OnnxEvidenceModel.fromBytes(exportOnnx(byComponent, weights, { name: 'by-component', mu: 0.5, hyper: { ...DEFAULT_HYPER, componentAttention: true } }), 'by-component.onnx');
+    try {
+      const { features } = featuresWithK(37);
+      expect(features.provenance.reduce((n, b) => n + b, 0)).toBeGreaterThan(37); // some member has a recorded relative
+      const ref = tf.tidy(() => {
+        const params = Object.fromEntries(byComponent.params.map((p) => [p.name, tf.tensor(weights.get(p.name) as Float32Array, p.shape)]));
+        return Float32Array.from(forward(byComponent, params, inputTensors(features, 0.5)).credibility!.dataSync());
+      });
+      const got = (await other.run(features, 0.5)).credibility;
+      let worst = 0;
+      for (let i = 0; i < ref.length; i++) worst = Math.max(worst, Math.abs((ref[i] as number) - (got[i] as number)));
+      expect(worst).toBeLessThan(1e-4);
+      const plain = (await model.run(features, 0.5)).credibility;
+      expect(Math.max(...Array.from(plain, (x, i) => Math.abs(x - (got[i] as number))))).toBeGreaterThan(1e-3);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('exports opset ≥ 13 with dynamic K and L, and the trained parameters as initializers', () => {
     const m = onnxProto.onnx.ModelProto.decode(bytes);
     expect(Number(m.opsetImport[0]?.version)).toBeGreaterThanOrEqual(13);

@@ -99,6 +99,7 @@ export function trainCommand(): Command {
     .option('--lambda-c <λ>', 'λ_c: weight of the consistency term: a slice and the same slice with its corr copies appended should group their shared members and decide alike', numberOption('λ_c', (x) => x >= 0), TRAIN_DEFAULTS.lambdaC)
     .option('--l2 <λ>', 'λ of an L2 penalty on the weight matrices', numberOption('l2', (x) => x >= 0), TRAIN_DEFAULTS.l2)
     .option('--tau-d <τ>', 'τ_d: temperature of L_d', numberOption('τ_d', (x) => x > 0), TRAIN_DEFAULTS.tauD)
+    .option('--component-attention', "attention by recorded component: a source and its recorded copies draw the attention of one member (each key's logit − log of its provenance component's size)")
     .option('--no-episodes', 'train on initial slices only (no final slices of recovery episodes)')
     .option('--no-variants', "leave out the training queries' corr / ind variant slices")
     .option('--no-text-only', 'leave out the text-only copies of the slices (claims removed), so the support scorer is not taught to read text')
@@ -131,6 +132,7 @@ export function trainCommand(): Command {
         calibrate: boolean;
         engineConfig?: string;
         weakLabels?: boolean;
+        componentAttention?: boolean;
       }) => {
         const progress = trainProgress();
         let engine: unknown;
@@ -165,6 +167,7 @@ export function trainCommand(): Command {
               calibrate: opts.calibrate,
               engine,
               weakLabels: opts.weakLabels ?? false,
+              ...(opts.componentAttention ? { hyper: { componentAttention: true } } : {}),
             },
             progress.onEvent,
           );
