@@ -1,6 +1,6 @@
 // The featurizer: deterministic, blind to the ground-truth `factor`, shaped as the contract says, and
 // versioned: a model of another featurizer version is refused with both versions and the file named.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkContract, ModelContractError } from '../../electron/model/contract';
@@ -13,36 +13,25 @@ import { initialWeights } from '../../electron/model/weights';
 import type { Store } from '../../electron/store/store';
 import onnxProto from 'onnx-proto';
 import { initialSlice } from '../../electron/engine/retrieve';
-import { initialInput, inputFor, simulateBundle, storeOf, tempDir, featureBytes } from './helpers';
+import { featureBytes, initialInput, inputFor, useSimulatedStore } from './helpers';
 
-let dir: string;
-let store: Store;
-
-beforeAll(async () => {
-  dir = tempDir();
-  store = storeOf(await simulateBundle(dir));
-});
-
-afterAll(() => {
-  store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const sim = useSimulatedStore();
 
 
 describe('featurizer', () => {
   it('gives the same bytes for the same slice, however often and from whichever store read', () => {
-    for (const q of store.queries().slice(0, 10)) {
-      const a = featurize(initialInput(store, q));
-      const b = featurize(initialInput(store, q));
+    for (const q of sim.store.queries().slice(0, 10)) {
+      const a = featurize(initialInput(sim.store, q));
+      const b = featurize(initialInput(sim.store, q));
       expect(featureBytes(a)).toEqual(featureBytes(b));
     }
   });
 
   it('never sees `factor`: the memories the engine reads carry no ground truth, though the store holds it', () => {
-    const q = store.queries()[0] as NonNullable<ReturnType<Store['query']>>;
-    const input = initialInput(store, q);
+    const q = sim.store.queries()[0] as NonNullable<ReturnType<Store['query']>>;
+    const input = initialInput(sim.store, q);
     const ids = input.memories.map((m) => m.id);
-    expect([...store.truths(ids).values()].some((t) => t.factor !== undefined)).toBe(true);
+    expect([...sim.store.truths(ids).values()].some((t) => t.factor !== undefined)).toBe(true);
     for (const m of input.memories) {
       expect(m).not.toHaveProperty('factor');
       for (const c of m.claims) expect(c).not.toHaveProperty('factor');
@@ -54,10 +43,10 @@ describe('featurizer', () => {
     // is usually the false majority), and makes each appended copy move the decision (RS).
     const stanceCols = MEMORY_SCALARS.flatMap(([, group], c) => (group === 'stance' ? [TEXT_DIM + c] : []));
     let checked = 0;
-    for (const q of store.queries().filter((x) => x.corrIds.length > 0).slice(0, 10)) {
-      const slice = initialSlice(store, q, 10);
-      const base = featurize(inputFor(store, q, slice));
-      const more = featurize(inputFor(store, q, [...slice, ...store.memories(q.corrIds)]));
+    for (const q of sim.store.queries().filter((x) => x.corrIds.length > 0).slice(0, 10)) {
+      const slice = initialSlice(sim.store, q, 10);
+      const base = featurize(inputFor(sim.store, q, slice));
+      const more = featurize(inputFor(sim.store, q, [...slice, ...sim.store.memories(q.corrIds)]));
       if (more.L !== base.L) continue; // a copy that brings a new hypothesis changes every support row
       for (let i = 0; i < base.K; i++) {
         for (const c of stanceCols) expect(more.memory[i * MEMORY_DIM + c], `${q.id} member ${i} column ${c}`).toBe(base.memory[i * MEMORY_DIM + c]);
@@ -68,7 +57,7 @@ describe('featurizer', () => {
   });
 
   it('shapes every tensor as the contract says, with symmetric pairwise features', () => {
-    const input = initialInput(store, store.queries()[0] as NonNullable<ReturnType<Store['query']>>);
+    const input = initialInput(sim.store, sim.store.queries()[0] as NonNullable<ReturnType<Store['query']>>);
     const f = featurize(input);
     const K = input.memories.length;
     const L = input.hypotheses.length;
@@ -154,8 +143,8 @@ describe('what copies share beyond the fact (the text-only fixture)', () => {
 
   it('an ablation zeroes exactly its group: kind columns, the hashed texts, b_ij', async () => {
     const { ablate, groupColumns } = await import('../../electron/model/featurizer');
-    const q = store.queries()[0] as NonNullable<ReturnType<Store['query']>>;
-    const f = featurize(initialInput(store, q));
+    const q = sim.store.queries()[0] as NonNullable<ReturnType<Store['query']>>;
+    const f = featurize(initialInput(sim.store, q));
     const kind = ablate(f, ['kind']);
     const cols = groupColumns('kind').memory;
     expect(cols).toHaveLength(8);

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { importBundle } from '../../electron/bundle/import';
 import { Random } from '../../electron/common/random';
 import type { SliceInput } from '../../electron/engine/evidence/model';
@@ -62,4 +63,27 @@ export function randomWeights(spec: ModelSpec, seed: number, scale = 0.5): Weigh
 /** Every feature tensor of a featurized slice as hex, for byte-for-byte comparisons. */
 export function featureBytes(f: ReturnType<typeof featurize>): string[] {
   return [f.memory, f.query, f.pairs, f.provenance, f.hypotheses, f.support, f.evidence].map((a) => Buffer.from(a.buffer).toString('hex'));
+}
+
+/**
+ * The small simulated bundle imported into a store for one test file: made before its tests, closed and
+ * removed after them. Read `.store` inside tests and hooks.
+ */
+export function useSimulatedStore(config: object = SMALL_SIM): { readonly store: Store } {
+  let dir: string | undefined;
+  let store: Store | undefined;
+  beforeAll(async () => {
+    dir = tempDir();
+    store = storeOf(await simulateBundle(dir, config));
+  });
+  afterAll(() => {
+    store?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get store(): Store {
+      if (!store) throw new Error('useSimulatedStore: the store is made in beforeAll; read it inside a test or a hook');
+      return store;
+    },
+  };
 }

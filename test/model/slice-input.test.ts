@@ -1,31 +1,20 @@
 // The trainer builds each example's SliceInput with buildSliceInput; inference gets it from analyseSlice.
 // They must be the same object for the same slice, or the model would be trained on other inputs.
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { engineConfig } from '../../electron/engine/config';
 import { analyseSlice } from '../../electron/engine/episode';
 import type { EvidenceModel, SliceInput } from '../../electron/engine/evidence/model';
 import { initialSlice } from '../../electron/engine/retrieve';
 import { buildSliceInput } from '../../electron/engine/slice-input';
-import type { Store } from '../../electron/store/store';
 import { matrix } from '../../shared/math/matrix';
-import { simulateBundle, storeOf, tempDir } from './helpers';
+import { useSimulatedStore } from './helpers';
 
-let dir: string;
-let store: Store;
-beforeAll(async () => {
-  dir = tempDir();
-  store = storeOf(await simulateBundle(dir));
-});
-afterAll(() => {
-  store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const sim = useSimulatedStore();
 
 describe('buildSliceInput', () => {
   it('equals what analyseSlice hands the evidence model', async () => {
     const config = engineConfig();
-    for (const q of store.queries().slice(0, 15)) {
+    for (const q of sim.store.queries().slice(0, 15)) {
       const seen: SliceInput[] = [];
       const recorder: EvidenceModel = {
         name: 'recorder',
@@ -37,8 +26,8 @@ describe('buildSliceInput', () => {
           return { assignment: Z };
         },
       };
-      const slice = initialSlice(store, q, config.k);
-      const edges = store.edgesAmong(slice.map((m) => m.id));
+      const slice = initialSlice(sim.store, q, config.k);
+      const edges = sim.store.edgesAmong(slice.map((m) => m.id));
       await analyseSlice({ model: recorder, config }, q, slice, edges);
       expect(buildSliceInput(q, slice, edges, config.slots)).toEqual(seen[0]);
     }
