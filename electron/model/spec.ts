@@ -12,7 +12,7 @@
 //   Z     (outside the graph, shared/math/assignment.ts) the evidence members grouped by average linkage of D,
 //           each row a softmax over the groups of its mean affinity to them (Eq. 1); a member that states
 //           nothing about the key takes no part and gets a uniform row
-//   c_i   = σ(w_cᵀ u_i + b_c)                                               credibility: an evidence row's support
+//   c_i   = σ(w_cᵀ u_i + b_c)  (u_i = x_i with contextFreeCredibility)      credibility: an evidence row's support
 //           is its symbolic assertion (claims, or the values read in its text: ±1) times c_i, so a stale or
 //           doubtful statement can count for less, but never for the other side
 //   s_ih  = e_i tanh(w_sᵀ f_ih + (u_i W_s)ᵀ(h W_h) + b)                     a neural support scorer from the
@@ -91,6 +91,12 @@ export interface Hyper {
    * move what the others see. Absent (false) in models trained before it existed.
    */
   componentAttention?: boolean;
+  /**
+   * Credibility from the memory alone (x_0: its features and the query), not from the attended u_i, so what
+   * else is in the slice (how many members say the same or the opposite) cannot move how much a statement
+   * counts. Absent (false) in models trained before it existed.
+   */
+  contextFreeCredibility?: boolean;
 }
 
 export const DEFAULT_HYPER: Hyper = {
@@ -210,6 +216,7 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   const wq = g.param('input.W_query', [TEXT_DIM, d]);
   const bIn = g.param('input.b', [d], { kind: 'zeros' });
   let x = g.unary('Tanh', g.binary('Add', g.binary('Add', g.dense('memory_features', wm), g.dense('query_features', wq)), bIn), 'x_0');
+  const x0 = x;
 
   // Eq. 2: self-attention over the slice with the provenance prior μ·b_ij and learned pairwise biases.
   const muB = g.binary('Mul', 'mu', 'provenance_prior', 'mu_b');
@@ -252,7 +259,7 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   const featureTerm = g.reduce('ReduceSum', g.binary('Mul', 'support_features', g.param('support.w', [SUPPORT_DIM], { kind: 'values', values: SUPPORT_INIT })), [2], false);
   const raw = g.unary('Tanh', g.binary('Add', g.binary('Add', featureTerm, g.binary('MatMul', us, g.transpose(hs))), g.param('support.b', [1], { kind: 'zeros' })));
   g.binary('Mul', raw, 'evidence', 'support');
-  g.unary('Sigmoid', g.dense(u, g.param('credibility.w', [d, 1]), g.param('credibility.b', [1], { kind: 'values', values: [2.2] })), 'credibility');
+  g.unary('Sigmoid', g.dense(hyper.contextFreeCredibility ? x0 : u, g.param('credibility.w', [d, 1]), g.param('credibility.b', [1], { kind: 'values', values: [2.2] })), 'credibility');
 
   // Eq. 6's learnable head, initialised at the engine's fixed head, exported as a constant output.
   const wRho = g.param('reliability.w', [PRIOR_DIM], { kind: 'values', values: [1.0, 2.0, 0.5, 0.3, 0.0, -0.3, -0.5, 0.0] });

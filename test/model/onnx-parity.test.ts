@@ -53,6 +53,37 @@ function featuresWithK(K: number): { features: SliceFeatures; query: Query } {
   throw new Error(`no query with ${K} memories`);
 }
 
+/** `f` with the last `n` members of `extra` appended (same hypotheses as `f`; new members unlinked, no support). */
+function appendMembers(f: SliceFeatures, extra: SliceFeatures, n: number): SliceFeatures {
+  const K = f.K + n;
+  const M = f.memory.length / f.K;
+  const P = f.pairs.length / (f.K * f.K);
+  const S = f.support.length / (f.K * f.L);
+  const memory = new Float32Array(K * M);
+  memory.set(f.memory);
+  memory.set(extra.memory.subarray((extra.K - n) * M), f.K * M);
+  const pairs = new Float32Array(K * K * P);
+  const provenance = new Float32Array(K * K);
+  for (let i = 0; i < K; i++) {
+    provenance[i * K + i] = 1;
+    for (let j = 0; j < K; j++) {
+      if (i < f.K && j < f.K) {
+        pairs.set(f.pairs.subarray((i * f.K + j) * P, (i * f.K + j + 1) * P), (i * K + j) * P);
+        provenance[i * K + j] = f.provenance[i * f.K + j] as number;
+      } else {
+        const a = Math.min(i, extra.K - 1);
+        const b = Math.min(j, extra.K - 1);
+        pairs.set(extra.pairs.subarray((a * extra.K + b) * P, (a * extra.K + b + 1) * P), (i * K + j) * P);
+      }
+    }
+  }
+  const support = new Float32Array(K * f.L * S);
+  support.set(f.support);
+  const evidence = new Float32Array(K).fill(1);
+  evidence.set(f.evidence);
+  return { K, L: f.L, memory, query: f.query, pairs, provenance, hypotheses: f.hypotheses, support, evidence };
+}
+
 function tfjsOutputs(f: SliceFeatures, mu: number): Record<string, Float32Array> {
   return tf.tidy(() => {
     const params = Object.fromEntries(spec.params.map((p) => [p.name, tf.tensor(weights.get(p.name) as Float32Array, p.shape)]));
@@ -107,6 +138,33 @@ describe('tfjs forward pass vs onnxruntime', () => {
       expect(worst).toBeLessThan(1e-4);
       const plain = (await model.run(features, 0.5)).credibility;
       expect(Math.max(...Array.from(plain, (x, i) => Math.abs(x - (got[i] as number))))).toBeGreaterThan(1e-3);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('with context-free credibility, members appended to a slice do not move the others\' credibility', async () => {
+    const hyper = { ...DEFAULT_HYPER, contextFreeCredibility: true };
+    const contextFree = buildSpec(hyper);
+    expect(contextFree.params.map((p) => p.name)).toEqual(spec.params.map((p) => p.name)); // no new parameter
+    const other = await OnnxEvidenceModel.fromBytes(exportOnnx(contextFree, weights, { name: 'context-free', mu: 0.5, hyper }), 'context-free.onnx');
+    try {
+      const { features: f } = featuresWithK(10);
+      const { features: extra } = featuresWithK(15);
+      const grown = appendMembers(f, extra, 5);
+      const before = (await other.run(f, 0.5)).credibility;
+      const after = (await other.run(grown, 0.5)).credibility;
+      expect(Math.max(...Array.from(before, (x, i) => Math.abs(x - (after[i] as number))))).toBeLessThan(1e-6);
+      // The attended credibility does move: what the flag removes.
+      const plainBefore = (await model.run(f, 0.5)).credibility;
+      const plainAfter = (await model.run(grown, 0.5)).credibility;
+      expect(Math.max(...Array.from(plainBefore, (x, i) => Math.abs(x - (plainAfter[i] as number))))).toBeGreaterThan(1e-3);
+      // And the graph computes what the trainer's forward pass computes.
+      const ref = tf.tidy(() => {
+        const params = Object.fromEntries(contextFree.params.map((p) => [p.name, tf.tensor(weights.get(p.name) as Float32Array, p.shape)]));
+        return Float32Array.from(forward(contextFree, params, inputTensors(grown, 0.5)).credibility!.dataSync());
+      });
+      expect(Math.max(...Array.from(ref, (x, i) => Math.abs(x - (after[i] as number))))).toBeLessThan(1e-4);
     } finally {
       await other.close();
     }

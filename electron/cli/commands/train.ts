@@ -100,6 +100,7 @@ export function trainCommand(): Command {
     .option('--l2 <λ>', 'λ of an L2 penalty on the weight matrices', numberOption('l2', (x) => x >= 0), TRAIN_DEFAULTS.l2)
     .option('--tau-d <τ>', 'τ_d: temperature of L_d', numberOption('τ_d', (x) => x > 0), TRAIN_DEFAULTS.tauD)
     .option('--component-attention', "attention by recorded component: a source and its recorded copies draw the attention of one member (each key's logit − log of its provenance component's size)")
+    .option('--context-free-credibility', 'credibility c_i from the memory and the query alone (x_0), not from the attended representation, so the rest of the slice cannot move how much a statement counts')
     .option('--no-episodes', 'train on initial slices only (no final slices of recovery episodes)')
     .option('--no-variants', "leave out the training queries' corr / ind variant slices")
     .option('--no-text-only', 'leave out the text-only copies of the slices (claims removed), so the support scorer is not taught to read text')
@@ -133,6 +134,7 @@ export function trainCommand(): Command {
         engineConfig?: string;
         weakLabels?: boolean;
         componentAttention?: boolean;
+        contextFreeCredibility?: boolean;
       }) => {
         const progress = trainProgress();
         let engine: unknown;
@@ -167,7 +169,9 @@ export function trainCommand(): Command {
               calibrate: opts.calibrate,
               engine,
               weakLabels: opts.weakLabels ?? false,
-              ...(opts.componentAttention ? { hyper: { componentAttention: true } } : {}),
+              ...(opts.componentAttention || opts.contextFreeCredibility
+                ? { hyper: { ...(opts.componentAttention ? { componentAttention: true } : {}), ...(opts.contextFreeCredibility ? { contextFreeCredibility: true } : {}) } }
+                : {}),
             },
             progress.onEvent,
           );
