@@ -128,21 +128,32 @@ export function provenanceGraph(store: Store, ids: readonly string[], depth: num
 }
 
 /** The store's provenance graph, whole cascades (connected components) largest first, up to `limit` nodes. */
-export function provenanceOverview(store: Store, limit: number): ProvenanceOverview {
-  const edges = store.allEdges();
-  const ids = [...new Set(edges.flatMap((e) => [e.child, e.parent]))];
-  const index = new Map(ids.map((id, i) => [id, i]));
-  const sets = new DisjointSets(ids.length);
-  for (const e of edges) sets.union(index.get(e.child) as number, index.get(e.parent) as number);
-  const labels = sets.labels();
-  const members = new Map<number, string[]>();
-  ids.forEach((id, i) => {
-    const label = labels[i] as number;
-    const list = members.get(label);
-    if (list) list.push(id);
-    else members.set(label, [id]);
+/**
+ * Every recorded edge and the store's cascades (connected derivations), largest first. Reading them is a
+ * pass over the whole provenance table (362k edges, 550k memories in a 1M-memory store: seconds), so the
+ * result is memoised like the browser's rows: changing the explorer's limit, or opening it again, reuses it.
+ */
+function provenanceCascades(store: Store): { edges: ProvenanceEdge[]; ids: number; cascades: string[][] } {
+  return memoised(store, 'provenanceCascades', () => {
+    const edges = store.allEdges();
+    const ids = [...new Set(edges.flatMap((e) => [e.child, e.parent]))];
+    const index = new Map(ids.map((id, i) => [id, i]));
+    const sets = new DisjointSets(ids.length);
+    for (const e of edges) sets.union(index.get(e.child) as number, index.get(e.parent) as number);
+    const labels = sets.labels();
+    const members = new Map<number, string[]>();
+    ids.forEach((id, i) => {
+      const label = labels[i] as number;
+      const list = members.get(label);
+      if (list) list.push(id);
+      else members.set(label, [id]);
+    });
+    return { edges, ids: ids.length, cascades: [...members.values()].sort((a, b) => b.length - a.length) };
   });
-  const cascades = [...members.values()].sort((a, b) => b.length - a.length);
+}
+
+export function provenanceOverview(store: Store, limit: number): ProvenanceOverview {
+  const { edges, ids, cascades } = provenanceCascades(store);
   const chosen: string[] = [];
   const componentOf = new Map<string, number>();
   let used = 0;
@@ -165,7 +176,7 @@ export function provenanceOverview(store: Store, limit: number): ProvenanceOverv
   return {
     nodes,
     edges: edges.filter((e) => keep.has(e.child) && keep.has(e.parent)),
-    totalNodes: ids.length,
+    totalNodes: ids,
     totalComponents: cascades.length,
     components: used,
   };

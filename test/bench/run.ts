@@ -18,6 +18,7 @@ import { defaultThreads, EvalWorkers } from '../../electron/eval/parallel';
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
+import { browseBench } from './browse';
 import { inferenceBench, trainingBench } from './model';
 import { memoriesFlag, scaleBench } from './scale';
 import { uiBench } from './ui';
@@ -75,6 +76,9 @@ async function main(): Promise<void> {
   try {
     if (scaleMemories !== undefined) {
       results.scale = await scaleBench(join(dir, 'scale'), { memories: scaleMemories, log });
+      // The same store opened, browsed and filtered in the app, in headless Chromium (test/bench/browse.ts).
+      log('scale: opening, browsing and filtering that store in the app');
+      (results.scale as Record<string, unknown>).browse = await browseBench(join(dir, 'scale', 'scale.sqlite'), { log });
       rmSync(join(dir, 'scale'), { recursive: true, force: true });
       if (scaleOnly) {
         process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

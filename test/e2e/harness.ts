@@ -33,6 +33,12 @@ export interface WorkbenchOptions {
   dir?: string;
   version?: string;
   log?: (message: string) => void;
+  /**
+   * React's production build, as the app ships (the benchmarks). Otherwise the build follows NODE_ENV,
+   * which vitest sets to 'test': React's development build, whose StrictMode runs every effect (so
+   * every fetch) twice and whose renders are slower.
+   */
+  production?: boolean;
 }
 
 export interface Workbench {
@@ -66,12 +72,17 @@ function rendererSourceDigest(): string {
  * several seconds of both cores. Built into a private folder and renamed into place, so test files running
  * side by side never serve a half-written build; the one that loses the race keeps the winner's.
  */
-async function rendererBuild(): Promise<string> {
-  const dir = join(tmpdir(), 'wb-e2e-renderer', rendererSourceDigest());
+async function rendererBuild(production = false): Promise<string> {
+  const dir = join(tmpdir(), 'wb-e2e-renderer', `${rendererSourceDigest()}${production ? '-production' : ''}`);
   if (existsSync(join(dir, 'index.html'))) return dir;
   mkdirSync(join(dir, '..'), { recursive: true });
   const scratch = mkdtempSync(`${dir}.building-`);
-  await build({ configFile: join(root, 'renderer', 'vite.config.ts'), build: { outDir: scratch, emptyOutDir: true }, logLevel: 'error' });
+  await build({
+    configFile: join(root, 'renderer', 'vite.config.ts'),
+    build: { outDir: scratch, emptyOutDir: true },
+    logLevel: 'error',
+    ...(production ? { mode: 'production', define: { 'process.env.NODE_ENV': JSON.stringify('production') } } : {}),
+  });
   try {
     renameSync(scratch, dir);
   } catch (err) {
@@ -91,7 +102,7 @@ export async function startWorkbench(opts: WorkbenchOptions = {}): Promise<Workb
     return join(opts.dir, name);
   };
   opts.log?.('building the renderer');
-  const rendererDir = await rendererBuild();
+  const rendererDir = await rendererBuild(opts.production);
   // A small validation set for models trained in the app: calibrating on the shipped 200-question split
   // is minutes of work on two cores, and what a test checks is the loop, not the model.
   const validation = join(folder('data'), 'small-validation.json');
