@@ -1,6 +1,7 @@
 // UI benchmarks, measured in Debian's headless Chromium against web mode (started as the end-to-end
-// harness does: the renderer built with Vite into a temp folder, a WorkbenchService over a fresh data
-// folder, the web server on loopback). Part of `npm run bench`; runs alone with `npx tsx test/bench/ui.ts`.
+// harness does: the renderer built with Vite into a temp folder, React's production build as the app
+// ships, a WorkbenchService over a fresh data folder, the web server on loopback). Part of
+// `npm run bench`; runs alone with `npx tsx test/bench/ui.ts`.
 //
 //   inspector_first_render: from navigation to `#/episode/<id>` until the heatmap rows and every node of
 //     the provenance graph are drawn (timed in the page, at the first animation frame that has them all).
@@ -133,7 +134,7 @@ function nextFrame(): Promise<void> {
 type Bench = Workbench;
 
 async function startBench(dir: string): Promise<Bench> {
-  const bench = await startWorkbench({ dir, version: 'bench', log });
+  const bench = await startWorkbench({ dir, version: 'bench', log, production: true });
   // tsx compiles this file with esbuild's keepNames, which wraps nested functions in __name(); the page
   // functions above are serialised with those calls in them, so the page gets a do-nothing __name.
   await bench.context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
