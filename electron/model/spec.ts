@@ -17,7 +17,6 @@
 //           doubtful statement can count for less, but never for the other side
 //   s_ih  = e_i tanh(w_sᵀ f_ih + (u_i W_s)ᵀ(h W_h) + b)                     a neural support scorer from the
 //           support features f_ih, 0 for non-evidence rows; trained (L_s), used only with textSupport: neural
-//           (u_i = x_i with contextFreeSupport)
 //   reliability_head = [w_ρ (8), b_ρ, b_miss]                              Eq. 6, learned, a constant output
 
 import { PRIOR_DIM } from '../engine/priors';
@@ -98,11 +97,6 @@ export interface Hyper {
    * counts. Absent (false) in models trained before it existed.
    */
   contextFreeCredibility?: boolean;
-  /**
-   * The support scorer from the memory alone (x_0), like contextFreeCredibility: what a text says of a
-   * hypothesis does not depend on how many other members say it. Absent (false) in older models.
-   */
-  contextFreeSupport?: boolean;
 }
 
 export const DEFAULT_HYPER: Hyper = {
@@ -260,7 +254,7 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   // members (shared/math/assignment.ts), with the link threshold and row temperature of the model's hyper.
 
   // Candidate-conditioned support scorer s(u_i, h).
-  const us = g.dense(hyper.contextFreeSupport ? x0 : u, g.param('support.W_mem', [d, hyper.support]));
+  const us = g.dense(u, g.param('support.W_mem', [d, hyper.support]));
   const hs = g.dense('hypothesis_features', g.param('support.W_hyp', [TEXT_DIM, hyper.support]));
   const featureTerm = g.reduce('ReduceSum', g.binary('Mul', 'support_features', g.param('support.w', [SUPPORT_DIM], { kind: 'values', values: SUPPORT_INIT })), [2], false);
   const raw = g.unary('Tanh', g.binary('Add', g.binary('Add', featureTerm, g.binary('MatMul', us, g.transpose(hs))), g.param('support.b', [1], { kind: 'zeros' })));

@@ -101,7 +101,6 @@ export function trainCommand(): Command {
     .option('--tau-d <τ>', 'τ_d: temperature of L_d', numberOption('τ_d', (x) => x > 0), TRAIN_DEFAULTS.tauD)
     .option('--component-attention', "attention by recorded component: a source and its recorded copies draw the attention of one member (each key's logit − log of its provenance component's size)")
     .option('--context-free-credibility', 'credibility c_i from the memory and the query alone (x_0), not from the attended representation, so the rest of the slice cannot move how much a statement counts')
-    .option('--context-free-support', "the neural support scorer from the memory and the query alone (x_0), so what a text says of a hypothesis does not depend on the rest of the slice")
     .option('--no-episodes', 'train on initial slices only (no final slices of recovery episodes)')
     .option('--no-variants', "leave out the training queries' corr / ind variant slices")
     .option('--no-text-only', 'leave out the text-only copies of the slices (claims removed), so the support scorer is not taught to read text')
@@ -136,7 +135,6 @@ export function trainCommand(): Command {
         weakLabels?: boolean;
         componentAttention?: boolean;
         contextFreeCredibility?: boolean;
-        contextFreeSupport?: boolean;
       }) => {
         const progress = trainProgress();
         let engine: unknown;
@@ -174,7 +172,6 @@ export function trainCommand(): Command {
               hyper: {
                 ...(opts.componentAttention ? { componentAttention: true } : {}),
                 ...(opts.contextFreeCredibility ? { contextFreeCredibility: true } : {}),
-                ...(opts.contextFreeSupport ? { contextFreeSupport: true } : {}),
               },
             },
             progress.onEvent,
