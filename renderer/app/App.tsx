@@ -10,7 +10,7 @@ import { BrowserView } from '../browser/BrowserView';
 import { EvalView } from '../evaluation/EvalView';
 import { HomeView } from '../home/HomeView';
 import { InspectorView } from '../inspector/InspectorView';
-import { useStepLinkKey } from '../inspector/stepParam';
+import { useStepLink } from '../inspector/stepParam';
 import { LabelsView } from '../labels/LabelsView';
 import { LabellingView } from '../labelling/LabellingView';
 import { ModelsView } from '../models/ModelsView';
@@ -75,7 +75,7 @@ export function App() {
   const refresh = useSession((s) => s.refresh);
   const error = useSession((s) => s.error);
   // A link to a step (`#/episode/7?t=2`) opens the inspector afresh at that step, even on the episode already open.
-  const stepLinkKey = useStepLinkKey();
+  const stepLink = useStepLink();
   useEffect(() => {
     void refresh();
   }, [refresh]);
@@ -103,7 +103,9 @@ export function App() {
           <Route path="/provenance">
             <ProvenanceView />
           </Route>
-          <Route path="/episode/:id">{(params) => <InspectorView key={stepLinkKey} episodeId={Number.parseInt(params.id ?? '', 10)} />}</Route>
+          <Route path="/episode/:id">
+            {(params) => <InspectorView key={stepLink.key} linkedStep={stepLink.t} episodeId={Number.parseInt(params.id ?? '', 10)} />}
+          </Route>
           <Route path="/eval">
             <EvalView />
           </Route>

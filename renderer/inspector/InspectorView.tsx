@@ -4,7 +4,7 @@
 // the what-if. Everything is derived from one EpisodeView fetched from the backend.
 
 import './inspector.css';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useState } from 'react';
 import type { EpisodeView } from '../../shared/views';
 import { api } from '../api/client';
 import { useSession } from '../common/session';
@@ -30,12 +30,16 @@ function isTyping(target: EventTarget | null): boolean {
 
 const num = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
 
-export function InspectorView({ episodeId }: { episodeId: number }) {
+/**
+ * `linkedStep`: the step a followed link named (stepParam.ts captures it when the hashchange fires); the
+ * address's own `?t=` is read only when no link has named one, as on a page load.
+ */
+export function InspectorView({ episodeId, linkedStep = null }: { episodeId: number; linkedStep?: number | null }) {
   const id = Number.isInteger(episodeId) && episodeId > 0 ? episodeId : episodeIdFromHash();
   const revision = useSession((s) => s.revision);
   const [view, setView] = useState<EpisodeView | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [t, setTState] = useState<number>(() => readStepParam() ?? 0);
+  const [t, setTState] = useState<number>(() => linkedStep ?? readStepParam() ?? 0);
   const [shownId, setShownId] = useState(id);
   if (shownId !== id) {
     // Another episode in the same route: back to its first step, without the previous one's data.
@@ -73,7 +77,9 @@ export function InspectorView({ episodeId }: { episodeId: number }) {
     (next: number) => setTState(Math.min(Math.max(0, Math.round(next)), Math.max(0, last))),
     [last],
   );
-  useEffect(() => {
+  // In the commit itself, not after paint: a write left pending could land after a followed link had
+  // changed the address, and replace the step it names.
+  useLayoutEffect(() => {
     if (view) writeStepParam(t);
   }, [t, view]);
 

@@ -35,19 +35,26 @@ export function episodeIdFromHash(): number | null {
 }
 
 /**
- * Counts the navigations that name a step: hashchange events whose address carries `?t=`. The inspector
- * keeps its own step in the address with replaceState, which fires no hashchange, so each of these is a
- * link followed, an address typed or Back/Forward. The route keys the inspector on this count
- * (useStepLinkKey), so a link to another step of the episode already open opens that step rather than
- * being ignored. Registered when this module loads, before any component subscribes, so the count has
- * moved by the time the router re-renders for the same event.
+ * The last navigation that named a step: a hashchange whose address carries `?t=`, and the step it named.
+ * The inspector keeps its own step in the address with replaceState, which fires no hashchange, so each
+ * of these is a link followed, an address typed or Back/Forward. The route keys the inspector on `key`
+ * (useStepLink), so a link to another step of the episode already open opens that step rather than
+ * being ignored; the new inspector starts at `t`, captured here when the event fires. Reading the address
+ * later, when React renders, would race the open inspector: a write of its own step still pending from
+ * its last commit would have replaced the linked step by then. Registered when this module loads, before
+ * any component subscribes, so the link has moved by the time the router re-renders for the same event.
  */
-let stepLinks = 0;
+export interface StepLink {
+  key: number;
+  t: number | null;
+}
+let stepLink: StepLink = { key: 0, t: null };
 const stepLinkListeners = new Set<() => void>();
 if (typeof window !== 'undefined') {
   window.addEventListener('hashchange', () => {
-    if (readStepParam() === null) return;
-    stepLinks += 1;
+    const t = readStepParam();
+    if (t === null) return;
+    stepLink = { key: stepLink.key + 1, t };
     for (const l of stepLinkListeners) l();
   });
 }
@@ -57,7 +64,7 @@ function subscribeStepLinks(listener: () => void): () => void {
   return () => stepLinkListeners.delete(listener);
 }
 
-/** A key for the inspector's route that changes when a link names a step (see above). */
-export function useStepLinkKey(): number {
-  return useSyncExternalStore(subscribeStepLinks, () => stepLinks);
+/** The inspector route's key and the step a followed link named (see above); `t` is null before any link. */
+export function useStepLink(): StepLink {
+  return useSyncExternalStore(subscribeStepLinks, () => stepLink);
 }
