@@ -69,20 +69,17 @@ describe('small fixes', () => {
     await wb.page.goto(`${wb.web.url}#/browser`);
     // As a followed link does: a hashchange to the same episode with another step, followed the instant
     // step 0 first shows, while the inspector may still have its own work for that commit to do.
-    await wb.page.evaluate(
-      (id) =>
-        new Promise<void>((resolve) => {
-          const seen = new MutationObserver(() => {
-            if (document.querySelector('[data-testid="step-t"]')?.getAttribute('data-t') !== '0') return;
-            seen.disconnect();
-            window.location.hash = `#/episode/${id}?t=2`;
-            resolve();
-          });
-          seen.observe(document.body, { subtree: true, childList: true, attributes: true });
-          window.location.hash = `#/episode/${id}`;
-        }),
-      episode.id,
-    );
+    // (A string, as the other page scripts here: the tests compile without the DOM's types.)
+    await wb.page.evaluate(`new Promise((resolve) => {
+      const seen = new MutationObserver(() => {
+        if (document.querySelector('[data-testid="step-t"]')?.getAttribute('data-t') !== '0') return;
+        seen.disconnect();
+        window.location.hash = '#/episode/${episode.id}?t=2';
+        resolve();
+      });
+      seen.observe(document.body, { subtree: true, childList: true, attributes: true });
+      window.location.hash = '#/episode/${episode.id}';
+    })`);
     await expect.poll(stepShown).toBe('2');
     expect(new URL(wb.page.url()).hash).toBe(`#/episode/${episode.id}?t=2`);
   });
