@@ -14,6 +14,7 @@ import { Random } from '../common/random';
 import { convertSituatedQa, SITUATEDQA_DEFAULTS } from '../realdata/situatedqa';
 import { simulatorConfig } from '../simulator/config';
 import { simulate } from '../simulator/simulate';
+import { FAMILY_NAMES } from '../simulator/wording';
 import { Store } from '../store/store';
 import { initialSlice } from '../engine/retrieve';
 import { normalize } from '../engine/text';
@@ -26,9 +27,15 @@ const SetSpec = z
     simulate: z.string().optional(),
     situatedqa: z.string().optional(),
     seed: z.number().int().min(0).optional(),
+    /** SituatedQA only: the part of the timeline file (a validation split holds a fifth of the train file's questions out). */
+    part: z.enum(['train', 'validation', 'all']).optional(),
+    /** The wording families to write in, over the set's own (a validation split keeps to the training families). */
+    families: z.array(z.enum(FAMILY_NAMES as [string, ...string[]])).min(1).optional(),
     note: z.string().optional(),
   })
-  .refine((s) => (s.simulate === undefined) !== (s.situatedqa === undefined), { message: 'a set names exactly one of simulate / situatedqa' });
+  .strict()
+  .refine((s) => (s.simulate === undefined) !== (s.situatedqa === undefined), { message: 'a set names exactly one of simulate / situatedqa' })
+  .refine((s) => s.part === undefined || s.situatedqa !== undefined, { message: '`part` applies to a situatedqa set only' });
 
 export const ProtocolSchema = z.object({
   description: z.string().optional(),
@@ -86,26 +93,38 @@ async function bundleFor(opts: ProtocolOptions, set: z.infer<typeof SetSpec>, ra
   if (set.simulate !== undefined) {
     const file = resolve(opts.configDir, set.simulate);
     const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    const config = simulatorConfig(deepMerge(raw, { evidence: { provenanceRate: rate }, ...(set.seed !== undefined ? { seed: set.seed } : {}) }));
+    const config = simulatorConfig(deepMerge(raw, overrides(set, rate)));
     if (!unchanged(out, config)) await simulate(config, out, (d, t) => opts.onProgress?.(`generate ${label}`, d, t));
   } else {
     const input = resolve(opts.configDir, set.situatedqa as string);
     const config = simulatorConfig(
-      deepMerge(SITUATEDQA_DEFAULTS as unknown as Record<string, unknown>, { evidence: { provenanceRate: rate }, ...(set.seed !== undefined ? { seed: set.seed } : {}) }),
+      deepMerge(SITUATEDQA_DEFAULTS as unknown as Record<string, unknown>, overrides(set, rate)),
     );
-    if (!unchanged(out, config)) {
-      await convertSituatedQa({ input, out, config, onProgress: (d, t) => opts.onProgress?.(`generate ${label}`, d, t) }, new Random(config.seed));
+    const part = set.part ?? 'all';
+    // The part is not a simulator knob, so it joins the config the manifest is compared against by name.
+    if (!unchanged(out, config, part)) {
+      await convertSituatedQa({ input, out, config, part, onProgress: (d, t) => opts.onProgress?.(`generate ${label}`, d, t) }, new Random(config.seed));
     }
   }
   return out;
 }
 
-/** Whether `dir` holds a bundle generated with exactly `config` (its manifest says so). */
-function unchanged(dir: string, config: unknown): boolean {
+/** What a set changes in its config file's knobs: the provenance rate of the run, its seed and families. */
+function overrides(set: z.infer<typeof SetSpec>, rate: number): Record<string, unknown> {
+  return {
+    evidence: { provenanceRate: rate },
+    ...(set.seed !== undefined ? { seed: set.seed } : {}),
+    ...(set.families !== undefined ? { wording: { families: set.families } } : {}),
+  };
+}
+
+/** Whether `dir` holds a bundle generated with exactly `config` (and SituatedQA `part`), as its manifest says. */
+function unchanged(dir: string, config: unknown, part?: string): boolean {
   const manifest = join(dir, 'manifest.jsonl');
   if (!existsSync(manifest)) return false;
   try {
-    const line = JSON.parse(readFileSync(manifest, 'utf8').split('\n')[0] as string) as { config?: unknown };
+    const line = JSON.parse(readFileSync(manifest, 'utf8').split('\n')[0] as string) as { config?: unknown; part?: unknown };
+    if (part !== undefined && line.part !== part) return false;
     return JSON.stringify(line.config) === JSON.stringify(config);
   } catch {
     return false;

@@ -21,6 +21,40 @@ describe('the evaluation protocol', () => {
     expect(p.claims).toEqual(['keep', 'none']);
   });
 
+  it('the validation protocol mirrors the report shifts at seeds no report set uses, in the training families only', () => {
+    const configs = path.join(ROOT, 'resources/configs');
+    const report = readProtocol(path.join(configs, 'protocol.json'));
+    const validation = readProtocol(path.join(configs, 'validation-protocol.json'));
+    const knobs = (s: { simulate?: string; seed?: number; families?: string[] }) => {
+      const raw = s.simulate ? JSON.parse(fs.readFileSync(path.join(configs, s.simulate), 'utf8')) : {};
+      return { seed: s.seed ?? raw.seed, families: s.families ?? raw.wording?.families };
+    };
+    const training = knobs({ simulate: 'simulator-train.json' }).families as string[];
+    const reportSeeds = new Set(report.sets.map((s) => knobs(s).seed));
+    for (const s of validation.sets) {
+      const k = knobs(s);
+      expect(reportSeeds.has(k.seed), s.name).toBe(false);
+      expect(k.families, s.name).toBeDefined();
+      expect(k.families!.filter((f) => !training.includes(f)), s.name).toEqual([]);
+    }
+    // The SituatedQA set is the held-out fifth of the train file, never the dev file.
+    expect(validation.sets.filter((s) => s.situatedqa).map((s) => [s.situatedqa, s.part])).toEqual([['../data/situatedqa/temp.train.jsonl', 'validation']]);
+    // The same rates, claims modes, methods and targets as the report protocol.
+    expect({ ...validation, sets: [], description: '' }).toEqual({ ...report, sets: [], description: '', invariance: undefined });
+  });
+
+  it('refuses a set that names a part of a simulated world, or a wording family that does not exist', () => {
+    const dir = tempDir();
+    const write = (set: object) => {
+      const file = path.join(dir, 'p.json');
+      fs.writeFileSync(file, JSON.stringify({ sets: [set], provenance: [1], claims: ['keep'], methods: ['cama'], targets: { cmr: 75, rs: 8, err: 40, textAccuracy: 60 } }));
+      return () => readProtocol(file);
+    };
+    expect(write({ name: 'a', simulate: 'x.json', part: 'validation' })).toThrow(/p\.json: not a valid protocol.*part/s);
+    expect(write({ name: 'a', simulate: 'x.json', families: ['sonnets'] })).toThrow(/p\.json: not a valid protocol.*families/s);
+    expect(write({ name: 'a', situatedqa: 'x.jsonl', part: 'validation', families: ['plain'] })()).toMatchObject({ sets: [{ part: 'validation', families: ['plain'] }] });
+  });
+
   it('generates each set at each provenance rate, scores it with and without claims, and checks the targets', async () => {
     const dir = tempDir();
     const simConfig = path.join(dir, 'tiny.json');
