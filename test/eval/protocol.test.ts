@@ -25,8 +25,8 @@ describe('the evaluation protocol', () => {
     const configs = path.join(ROOT, 'resources/configs');
     const report = readProtocol(path.join(configs, 'protocol.json'));
     const validation = readProtocol(path.join(configs, 'validation-protocol.json'));
-    const knobs = (s: { simulate?: string; seed?: number; families?: string[] }) => {
-      const raw = s.simulate ? JSON.parse(fs.readFileSync(path.join(configs, s.simulate), 'utf8')) : {};
+    const knobs = (s: { simulate?: string; seed?: number; families?: string[] }): { seed?: number; families?: string[] } => {
+      const raw = (s.simulate ? JSON.parse(fs.readFileSync(path.join(configs, s.simulate), 'utf8')) : {}) as { seed?: number; wording?: { families?: string[] } };
       return { seed: s.seed ?? raw.seed, families: s.families ?? raw.wording?.families };
     };
     const training = knobs({ simulate: 'simulator-train.json' }).families as string[];

@@ -1,0 +1,79 @@
+// Experiment (not part of the suite or the app): is the learned affinity D calibrated on pairs of members
+// that agree? For every pair of evidence members of a query's initial slice that state the same value
+// (the "both evidence, same stance" pair feature), it reads the model's D and whether the two come from
+// one ground-truth factor (the bundle's `factor`: a copy and its source), and groups the pairs by what
+// they carry beyond the fact: residual words (not the question's, the key's or any hypothesis's) used by
+// few members of the slice, as the featurizer counts them, i.e. particulars such as a time, a place, a
+// reference. A calibrated D would sit near each group's share of copies; D ≥ 0.5 merges a pair's groups.
+//   npx tsx test/bench/experiments/affinity-by-particulars.ts BUNDLE_DIR [MODEL.onnx]
+// Results are in the README ("Independent reports of one value share a slot").
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { importBundle } from '../../../electron/bundle/import';
+import { initialSlice } from '../../../electron/engine/retrieve';
+import { buildSliceInput } from '../../../electron/engine/slice-input';
+import { words } from '../../../electron/engine/text';
+import { featurize, PAIR_DIM, PAIR_FEATURES } from '../../../electron/model/featurizer';
+import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
+import { textFeatures } from '../../../electron/model/text-features';
+import { loadEngine } from '../../../electron/runtime/setup';
+import { Store } from '../../../electron/store/store';
+
+const [dir, modelFile] = process.argv.slice(2);
+if (!dir) throw new Error('usage: affinity-by-particulars.ts BUNDLE_DIR [MODEL.onnx]');
+const SAME_STANCE = PAIR_FEATURES.findIndex(([name]) => name === 'both evidence, same stance');
+
+const store = Store.open(':memory:');
+importBundle(store, dir);
+const factor = new Map<string, string>();
+for (const line of readFileSync(join(dir, 'memories.jsonl'), 'utf8').split('\n')) {
+  if (!line) continue;
+  const m = JSON.parse(line) as { id: string; factor?: string };
+  if (m.factor !== undefined) factor.set(m.id, m.factor);
+}
+const engine = await loadEngine({}, modelFile ? { model: modelFile } : {});
+const model = engine.model;
+if (!(model instanceof OnnxEvidenceModel)) throw new Error(`${modelFile ?? 'models/default.onnx'}: not a learned model`);
+
+const groups = new Map<string, { pairs: number; copies: number; dSum: number }>();
+for (const q of store.queries()) {
+  const slice = initialSlice(store, q, engine.config.k);
+  const input = buildSliceInput(q, slice, store.edgesAmong(slice.map((m) => m.id)), engine.config.slots);
+  const f = featurize(input);
+  const { affinity } = await model.run(f);
+  const K = f.K;
+  const shared = new Set([
+    ...words(q.text),
+    ...(input.key ? [...words(input.key.subject), ...words(input.key.attribute)] : []),
+    ...input.hypotheses.flatMap((h) => words(h.value)),
+  ]);
+  const residual = slice.map((m) => [...textFeatures(m.text).content].filter((w) => !shared.has(w)));
+  const df = new Map<string, number>();
+  for (const r of residual) for (const w of new Set(r)) df.set(w, (df.get(w) ?? 0) + 1);
+  const rareLimit = Math.max(2, Math.floor(K / 3));
+  const rare = residual.map((r) => new Set(r.filter((w) => (df.get(w) ?? 0) <= rareLimit)));
+  for (let i = 0; i < K; i++) {
+    for (let j = i + 1; j < K; j++) {
+      if (f.pairs[(i * K + j) * PAIR_DIM + SAME_STANCE] !== 1) continue;
+      const a = factor.get(slice[i]!.id);
+      const b = factor.get(slice[j]!.id);
+      if (a === undefined || b === undefined) continue;
+      const [ri, rj] = [rare[i]!, rare[j]!];
+      const group = [...ri].some((w) => rj.has(w))
+        ? 'share a particular'
+        : ri.size > 0 && rj.size > 0
+          ? 'both carry particulars, share none'
+          : ri.size + rj.size > 0
+            ? 'one carries particulars'
+            : 'neither carries particulars';
+      const g = groups.get(group) ?? { pairs: 0, copies: 0, dSum: 0 };
+      g.pairs++;
+      g.dSum += affinity[i * K + j] as number;
+      if (a === b) g.copies++;
+      groups.set(group, g);
+    }
+  }
+}
+store.close();
+console.log(`| ${dir.split(/[\\/]/).pop()} | pairs | copies (same factor) | mean D |\n|---|---|---|---|`);
+for (const [name, g] of groups) console.log(`| ${name} | ${g.pairs} | ${((100 * g.copies) / g.pairs).toFixed(1)}% | ${(g.dSum / g.pairs).toFixed(2)} |`);
