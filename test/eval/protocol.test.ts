@@ -91,4 +91,42 @@ describe('the evaluation protocol', () => {
     expect(table).toHaveLength(2 + rows.length);
     expect(table[2]).toMatch(/^\| tiny \| 1 \| keep \| 24 \/ \d+ \|/);
   });
+
+  it('keeps a SituatedQA part apart, and reuses its bundle while nothing changed', async () => {
+    const dir = tempDir();
+    const people = ['Ann Lee', 'Bob Roe', 'Cy Poe', 'Di Wu', 'Ed Yu', 'Flo Ng', 'Gus Ha', 'Hal Ito', 'Ida Mo', 'Jo Kim'];
+    const rows = Array.from({ length: 40 }, (_, i) => ({
+      question: `who is the mayor of town ${i}`,
+      id: i + 1,
+      cur_answers: [people[i % 10]],
+      prev_answers: [people[(i + 3) % 10]],
+    }));
+    fs.writeFileSync(path.join(dir, 'timelines.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n'));
+    const c = engineConfig();
+    const run = (part: 'validation' | 'all') =>
+      runProtocol({
+        config: {
+          sets: [{ name: 'sqa', situatedqa: 'timelines.jsonl', part, seed: 3, families: ['plain', 'terse'] }],
+          provenance: [1],
+          claims: ['keep'],
+          methods: ['majority_vote'],
+          targets: { cmr: 75, rs: 8, err: 40, textAccuracy: 60 },
+        },
+        configDir: dir,
+        dir: path.join(dir, 'sets'),
+        context: { config: c, model: heuristicModel(c.duplicateThreshold), policy: heuristicPolicy },
+      });
+    const memories = path.join(dir, 'sets', 'sqa-p1', 'memories.jsonl');
+    const validation = await run('validation');
+    const written = fs.statSync(memories).mtimeMs;
+    expect((await run('validation'))[0]!.queries).toBe(validation[0]!.queries);
+    expect(fs.statSync(memories).mtimeMs).toBe(written); // reused
+    // Only the questions of the part; in the families asked for.
+    const all = await run('all');
+    expect(validation[0]!.queries).toBeGreaterThan(0);
+    expect(validation[0]!.queries).toBeLessThan(all[0]!.queries);
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'sets', 'sqa-p1', 'manifest.jsonl'), 'utf8').split('\n')[0]!) as { part: string; wordingFamilies: object };
+    expect(manifest.part).toBe('all');
+    expect(Object.keys(manifest.wordingFamilies).sort()).toEqual(['plain', 'terse']);
+  });
 });
