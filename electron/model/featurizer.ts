@@ -192,6 +192,17 @@ function sharesAny(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
 }
 
 
+/** Words every member may share without sharing a source: the question's, the key's and every hypothesis value's. */
+export function sharedWords(input: SliceInput): Set<string> {
+  const key = input.key;
+  return new Set([...words(input.query.text), ...(key ? [...words(key.subject), ...words(key.attribute)] : []), ...input.hypotheses.flatMap((h) => words(h.value))]);
+}
+
+/** A residual word used by at most this many members of a K-member slice is rare there (a particular). */
+export function rareResidualLimit(K: number): number {
+  return Math.max(2, Math.floor(K / 3));
+}
+
 /** The featurizer. Deterministic: the same SliceInput gives the same bytes. */
 export function featurize(input: SliceInput): SliceFeatures {
   const memories = input.memories;
@@ -213,9 +224,9 @@ export function featurize(input: SliceInput): SliceFeatures {
   const tokens = own.map((t) => t.tokens);
   const contentSets = own.map((t) => t.content);
   // Residual words: neither the question's (nor the key's) words nor any hypothesis value's.
-  const shared = new Set([...words(input.query.text), ...(key ? [...words(key.subject), ...words(key.attribute)] : []), ...input.hypotheses.flatMap((h) => words(h.value))]);
+  const shared = sharedWords(input);
   const residual = indexSets(contentSets.map((set) => [...set].filter((w) => !shared.has(w))));
-  const rareLimit = Math.max(2, Math.floor(K / 3));
+  const rareLimit = rareResidualLimit(K);
   const residualBigrams = indexSets(
     own.map((t) => {
       const out = new Set<string>();

@@ -12,8 +12,7 @@ import { join } from 'node:path';
 import { importBundle } from '../../../electron/bundle/import';
 import { initialSlice } from '../../../electron/engine/retrieve';
 import { buildSliceInput } from '../../../electron/engine/slice-input';
-import { words } from '../../../electron/engine/text';
-import { featurize, PAIR_DIM, PAIR_FEATURES } from '../../../electron/model/featurizer';
+import { featurize, PAIR_DIM, PAIR_FEATURES, rareResidualLimit, sharedWords } from '../../../electron/model/featurizer';
 import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
 import { textFeatures } from '../../../electron/model/text-features';
 import { loadEngine } from '../../../electron/runtime/setup';
@@ -42,15 +41,11 @@ for (const q of store.queries()) {
   const f = featurize(input);
   const { affinity } = await model.run(f);
   const K = f.K;
-  const shared = new Set([
-    ...words(q.text),
-    ...(input.key ? [...words(input.key.subject), ...words(input.key.attribute)] : []),
-    ...input.hypotheses.flatMap((h) => words(h.value)),
-  ]);
+  const shared = sharedWords(input);
   const residual = slice.map((m) => [...textFeatures(m.text).content].filter((w) => !shared.has(w)));
   const df = new Map<string, number>();
   for (const r of residual) for (const w of new Set(r)) df.set(w, (df.get(w) ?? 0) + 1);
-  const rareLimit = Math.max(2, Math.floor(K / 3));
+  const rareLimit = rareResidualLimit(K);
   const rare = residual.map((r) => new Set(r.filter((w) => (df.get(w) ?? 0) <= rareLimit)));
   for (let i = 0; i < K; i++) {
     for (let j = i + 1; j < K; j++) {
