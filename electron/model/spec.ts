@@ -198,6 +198,13 @@ class Builder {
   }
 }
 
+/**
+ * Named intermediates of D's logit (σ(embedding + w_gᵀ pair + b_g + provenance)): the trainer's refit of the
+ * affinity head (electron/train/affinity-refit.ts) reads them with `forward(..., also)`.
+ */
+export const AFFINITY_EMBEDDING_TERM = 'affinity_embedding_term';
+export const AFFINITY_PROVENANCE_TERM = 'affinity_provenance_term';
+
 /** Starting affinity weights on the pair features: different stances never share a slot, shared residue links. */
 const AFFINITY_PAIR_INIT = PAIR_FEATURES.map(([name]) =>
   name.startsWith('both evidence, different stance') ? -4 : name.startsWith('same normalised text') ? 2 : name.startsWith('residual-word Jaccard') ? 2 : 0,
@@ -239,8 +246,8 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
 
   // Pairwise same-factor affinity D (symmetric; the diagonal is forced to 1).
   const gEmb = g.dense(u, g.param('affinity.W', [d, hyper.affinity]));
-  const gg = g.binary('Mul', g.binary('MatMul', gEmb, g.transpose(gEmb)), g.constant('inv_sqrt_dg', 1 / Math.sqrt(hyper.affinity)));
-  const provTerm = g.binary('Mul', muB, g.constant('provenance_link', PROVENANCE_LINK));
+  const gg = g.binary('Mul', g.binary('MatMul', gEmb, g.transpose(gEmb)), g.constant('inv_sqrt_dg', 1 / Math.sqrt(hyper.affinity)), AFFINITY_EMBEDDING_TERM);
+  const provTerm = g.binary('Mul', muB, g.constant('provenance_link', PROVENANCE_LINK), AFFINITY_PROVENANCE_TERM);
   const affLogit = g.binary(
     'Add',
     g.binary('Add', g.binary('Add', gg, g.pairTerm(g.param('affinity.w_pair', [PAIR_DIM], { kind: 'values', values: AFFINITY_PAIR_INIT }))), provTerm),

@@ -66,9 +66,10 @@ function apply(op: OpSpec, env: Map<string, tf.Tensor>): tf.Tensor {
 
 /**
  * Runs the spec's ops. `params` holds every parameter (tf.Variable while training), `inputs` every graph
- * input. Returns the spec's outputs (call inside tf.tidy; intermediates are left to it).
+ * input. Returns the spec's outputs and the named intermediates in `also` (call inside tf.tidy;
+ * intermediates are left to it).
  */
-export function forward(spec: ModelSpec, params: TensorMap, inputs: TensorMap): TensorMap {
+export function forward(spec: ModelSpec, params: TensorMap, inputs: TensorMap, also: readonly string[] = []): TensorMap {
   const env = new Map<string, tf.Tensor>();
   for (const i of spec.inputs) {
     const t = inputs[i.name];
@@ -83,10 +84,10 @@ export function forward(spec: ModelSpec, params: TensorMap, inputs: TensorMap): 
   for (const c of spec.constants) env.set(c.name, tf.scalar(c.value));
   for (const op of spec.ops) env.set(op.output, apply(op, env));
   const out: TensorMap = {};
-  for (const o of spec.outputs) {
-    const t = env.get(o.name);
-    if (!t) throw new Error(`forward: the spec never computes output ${o.name}`);
-    out[o.name] = t;
+  for (const name of [...spec.outputs.map((o) => o.name), ...also]) {
+    const t = env.get(name);
+    if (!t) throw new Error(`forward: the spec never computes ${name}`);
+    out[name] = t;
   }
   return out;
 }

@@ -10,6 +10,7 @@ import type { Weights } from '../model/weights';
 import type { Example, ValidationSet } from './examples';
 import { consistencyLoss, disposeExampleTensors, exampleLoss, type ExampleTensors, exampleTensors, forwardExample, type LossWeights, withDropped } from './losses';
 import { type FeatureGroup, GROUPS } from '../model/featurizer';
+import { type AffinityRefitOptions, type AffinityRefitReport, refitAffinityHead } from './affinity-refit';
 
 export interface FitOptions extends LossWeights {
   epochs: number;
@@ -26,6 +27,8 @@ export interface FitOptions extends LossWeights {
   lambdaC: number;
   /** λ of an L2 penalty Σ‖W‖² on the weight matrices (the glorot-initialised parameters). */
   l2: number;
+  /** After the epochs, refit the best epoch's affinity head on L_a (affinity-refit.ts). */
+  refitAffinity?: Omit<AffinityRefitOptions, 'mu'> | null;
 }
 
 /** Single-pass (no recovery) validation of the current weights. */
@@ -70,6 +73,8 @@ export interface FitResult {
   weights: Weights;
   bestEpoch: number;
   history: EpochReport[];
+  /** The affinity head's refit, where asked: what it did and single-pass validation after it (before it: the best epoch's). */
+  refit?: AffinityRefitReport & { validation: ValidationMetrics };
 }
 
 export async function fit(
@@ -96,6 +101,7 @@ export async function fit(
   const valText = validation.text.map((ex) => exampleTensors(ex, opts.mu));
   const history: EpochReport[] = [];
   let best: { score: number; epoch: number; weights: Weights } | null = null;
+  let refitResult: FitResult['refit'] | undefined;
   const steps = Math.ceil(train.length / opts.batchSize);
   const rng = new Random(opts.seed).fork('batches');
   const dropRng = new Random(opts.seed).fork('text-dropout');
@@ -174,13 +180,25 @@ export async function fit(
       if (!best || val.score > best.score) best = { score: val.score, epoch, weights: readWeights(variables) };
       onProgress?.({ epoch, epochs: opts.epochs, step: steps, steps, loss: report.loss, last: report });
     }
+    if (best && opts.refitAffinity) {
+      const refit = refitAffinityHead(spec, best.weights, train, { ...opts.refitAffinity, mu: opts.mu });
+      const refitParams = Object.fromEntries(spec.params.map((p) => [p.name, tf.tensor(refit.weights.get(p.name) as Float32Array, p.shape)]));
+      try {
+        // Reported beside the best epoch's: single-pass validation on the training distribution does not choose
+        // it (that is the validation protocol's job, over seeds: README, "The affinity head's refit").
+        refitResult = { ...refit.report, validation: validate(spec, refitParams, validation, valBase, valCorr, valText, opts.tauP, opts.slots) };
+        best = { ...best, weights: refit.weights };
+      } finally {
+        tf.dispose(Object.values(refitParams));
+      }
+    }
   } finally {
     for (const t of [...trainTensors, ...valBase, ...valCorr.values(), ...valText]) disposeExampleTensors(t);
     optimizer.dispose();
     tf.dispose(varList);
   }
   if (!best) throw new Error('fit: no epoch ran (epochs must be ≥ 1)');
-  return { weights: best.weights, bestEpoch: best.epoch, history };
+  return { weights: best.weights, bestEpoch: best.epoch, history, ...(refitResult ? { refit: refitResult } : {}) };
 }
 
 function readWeights(variables: Map<string, tf.Variable>): Weights {

@@ -25,7 +25,8 @@ import { useCpuBackend } from '../model/tf-setup';
 import { initialWeights } from '../model/weights';
 import { type DataSource, openDataSource } from './data';
 import { type Example, LabelIndex, trainingExamples, type ValidationSet, validationExamples } from './examples';
-import { type EpochReport, fit } from './fit';
+import { type EpochReport, fit, type ValidationMetrics } from './fit';
+import { REFIT_DEFAULTS } from './affinity-refit';
 import { weakLabels } from '../labelling/report';
 import type { Store } from '../store/store';
 
@@ -60,6 +61,10 @@ export interface TrainOptions {
   groupDropout?: Partial<Record<FeatureGroup, number>>;
   /** λ_c: weight of the consistency term between a slice and the same slice with corr copies appended. */
   lambdaC?: number;
+  /**
+   * ρ of the affinity head's refit after the epochs (electron/train/affinity-refit.ts); null skips it.
+   */
+  refitAffinity?: number | null;
   tauD?: number;
   /** τ_p during training (the deployed τ_p is calibrated). */
   tauP?: number;
@@ -119,6 +124,7 @@ export const TRAIN_DEFAULTS = {
   groupDropout: { kind: 0.25, metadata: 0.25, provenance: 0.25 } as Partial<Record<FeatureGroup, number>>,
   // Measured: the consistency term cost half again the training time and moved RS by less than run-to-run noise.
   lambdaC: 0,
+  refitAffinity: REFIT_DEFAULTS.ridge as number | null,
   tauD: 0.1,
   tauP: 0.5,
   stepCost: 0.05,
@@ -141,6 +147,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     l2: options.l2 ?? TRAIN_DEFAULTS.l2,
     groupDropout: options.groupDropout ?? TRAIN_DEFAULTS.groupDropout,
     lambdaC: options.lambdaC ?? TRAIN_DEFAULTS.lambdaC,
+    refitAffinity: options.refitAffinity === undefined ? TRAIN_DEFAULTS.refitAffinity : options.refitAffinity,
     tauD: options.tauD ?? TRAIN_DEFAULTS.tauD,
     tauP: options.tauP ?? TRAIN_DEFAULTS.tauP,
   };
@@ -197,7 +204,8 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
 
     const spec = buildSpec(hyper);
     const slots = { slots: hyper.slots, threshold: hyper.linkThreshold, temperature: hyper.slotTemperature };
-    const result = await fit(spec, initialWeights(spec, hp.seed), examples, validation, { ...hp, slots }, (p) => onProgress({ phase: 'fit', ...p }));
+    const refitAffinity = hp.refitAffinity === null ? null : { origins: REFIT_DEFAULTS.origins, ridge: hp.refitAffinity };
+    const result = await fit(spec, initialWeights(spec, hp.seed), examples, validation, { ...hp, slots, refitAffinity }, (p) => onProgress({ phase: 'fit', ...p }));
     const bytes = exportOnnx(spec, result.weights, { name, mu: hp.mu, hyper, extra: { 'cama.seed': String(hp.seed) } });
     model = await OnnxEvidenceModel.fromBytes(bytes, out);
 
@@ -242,6 +250,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
         seed: hp.seed,
         epochs: hp.epochs,
         bestEpoch: result.bestEpoch,
+        affinityRefit: result.refit ? { ...result.refit, validation: roundMetrics(result.refit.validation) } : null,
         selection: 'best single-pass validation correctness over base, corr and text-only slices',
         backend: 'tfjs cpu',
         seconds: Math.round((performance.now() - started) / 100) / 10,
@@ -263,13 +272,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
           supportLoss: round(h.supportLoss),
           affinityLoss: round(h.affinityLoss),
           consistencyLoss: round(h.consistencyLoss),
-          validation: {
-            accuracy: round(h.validation.accuracy),
-            cmr: round(h.validation.cmr),
-            rs: round(h.validation.rs),
-            textAccuracy: round(h.validation.textAccuracy),
-            loss: round(h.validation.loss),
-          },
+          validation: roundMetrics(h.validation),
         })),
       },
     };
@@ -292,4 +295,8 @@ function splitPaths(list: string): string[] {
 
 function round(x: number): number {
   return Math.round(x * 1e4) / 1e4;
+}
+
+function roundMetrics(v: ValidationMetrics) {
+  return { accuracy: round(v.accuracy), cmr: round(v.cmr), rs: round(v.rs), textAccuracy: round(v.textAccuracy), loss: round(v.loss) };
 }

@@ -27,7 +27,9 @@ afterAll(() => {
 
 const base = () => ({ bundle: trainBundle, validation: valBundle, epochs: 3, seed: 5, batchSize: 8, learningRate: 3e-3 });
 
-describe('train (30 subjects, 60 queries, 3 epochs)', () => {
+// Whole trainings: they wait on the training's own completion; the limit is only there to end a hung run, so
+// it is generous (a busy 2-core machine took 60 s for the first).
+describe('train (30 subjects, 60 queries, 3 epochs)', { timeout: 300_000 }, () => {
   it('trains from scratch with a decreasing loss and writes the model and its card', async () => {
     const events = new Set<string>();
     first = await train({ ...base(), out: path.join(dir, 'models', 'small.onnx') }, (e) => events.add(e.phase));
@@ -43,6 +45,11 @@ describe('train (30 subjects, 60 queries, 3 epochs)', () => {
     expect(card?.labels.count).toBe(0);
     expect(card?.metrics.validation?.accuracy).toBeTypeOf('number');
     expect(card?.training).toMatchObject({ seed: 5, epochs: 3, data: { kind: 'bundle', queries: 60 } });
+    // The affinity head was refitted after the epochs: on the simulator's ground-truth pairs, to a lower loss.
+    const refit = card?.training.affinityRefit as { pairs: number; lossBefore: number; lossAfter: number; validation: { accuracy: number } };
+    expect(refit.pairs).toBeGreaterThan(100);
+    expect(refit.lossAfter).toBeLessThan(refit.lossBefore);
+    expect(refit.validation.accuracy).toBeTypeOf('number');
     expect(fs.readdirSync(path.join(dir, 'models')).sort()).toEqual(['small.card.json', 'small.onnx']);
 
     // The engine loads it with the card's calibrated τ's.

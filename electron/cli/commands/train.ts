@@ -6,6 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { formatFixed, numberOption } from '../options';
 import { phasedBar } from '../progress';
 import { type FeatureGroup, GROUPS } from '../../model/featurizer';
+import { type AffinityRefitReport, REFIT_DEFAULTS } from '../../train/affinity-refit';
 import { type TrainEvent, train, TRAIN_DEFAULTS } from '../../train/trainer';
 
 /** `kind=0.25,metadata=0.25`: each input group and the probability of hiding it from an example at a step. */
@@ -97,6 +98,13 @@ export function trainCommand(): Command {
         .default(TRAIN_DEFAULTS.groupDropout, formatGroupDropout(TRAIN_DEFAULTS.groupDropout)),
     )
     .option('--lambda-c <λ>', 'λ_c: weight of the consistency term: a slice and the same slice with its corr copies appended should group their shared members and decide alike', numberOption('λ_c', (x) => x >= 0), TRAIN_DEFAULTS.lambdaC)
+    .option(
+      '--refit-affinity <ρ>',
+      "after the epochs, refit the affinity head (the scale of its embedding term, its pair-cue weights and bias) on L_a over the initial and text-only slices' pairs, to convergence, with a ridge ρ towards Adam's values",
+      numberOption('ρ', (x) => x >= 0),
+      REFIT_DEFAULTS.ridge,
+    )
+    .option('--no-refit-affinity', "keep the affinity head as Adam leaves it")
     .option('--l2 <λ>', 'λ of an L2 penalty on the weight matrices', numberOption('l2', (x) => x >= 0), TRAIN_DEFAULTS.l2)
     .option('--tau-d <τ>', 'τ_d: temperature of L_d', numberOption('τ_d', (x) => x > 0), TRAIN_DEFAULTS.tauD)
     .option('--component-attention', "attention by recorded component: a source and its recorded copies draw the attention of one member (each key's logit − log of its provenance component's size)")
@@ -126,6 +134,7 @@ export function trainCommand(): Command {
         groupDropout: Partial<Record<FeatureGroup, number>>;
         l2: number;
         lambdaC: number;
+        refitAffinity: number | false;
         tauD: number;
         episodes: boolean;
         variants: boolean;
@@ -162,6 +171,7 @@ export function trainCommand(): Command {
               groupDropout: opts.groupDropout,
               l2: opts.l2,
               lambdaC: opts.lambdaC,
+              refitAffinity: opts.refitAffinity === false ? null : opts.refitAffinity,
               tauD: opts.tauD,
               episodes: opts.episodes,
               variants: opts.variants,
@@ -179,11 +189,15 @@ export function trainCommand(): Command {
           progress.stop();
           const c = r.card;
           const v = c.metrics.validation;
+          const refit = c.training.affinityRefit as AffinityRefitReport | null;
           const lines = [
             `wrote ${r.file} (${c.architecture.parameters} parameters, μ = ${c.architecture.mu}, best epoch ${r.bestEpoch}/${opts.epochs}) and ${r.cardFile}`,
             c.calibration
               ? `calibrated on ${c.calibration.bundle}: τ_p=${c.calibration.tauP} τ_N=${c.calibration.tauN} τ_H=${c.calibration.tauH} (reward ${c.calibration.reward.toFixed(4)})`
               : 'not calibrated (--no-calibrate): the engine will use its default τ',
+            refit
+              ? `affinity head refitted on ${refit.pairs} training pairs: L_a ${refit.lossBefore.toFixed(4)} → ${refit.lossAfter.toFixed(4)} (embedding scale ${refit.scale.toFixed(3)}, bias ${refit.bias.before.toFixed(2)} → ${refit.bias.after.toFixed(2)})`
+              : '',
             v ? `validation with recovery: accuracy ${formatFixed(v.accuracy ?? undefined)} CMR ${formatFixed(v.cmr ?? undefined)} RS ${formatFixed(v.rs ?? undefined)}` : '',
           ].filter(Boolean);
           process.stdout.write(`${lines.join('\n')}\n`);
