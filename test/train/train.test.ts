@@ -25,7 +25,7 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const base = () => ({ bundle: trainBundle, validation: valBundle, epochs: 3, seed: 5, batchSize: 8, learningRate: 3e-3 });
+const base = () => ({ bundle: trainBundle, validation: valBundle, epochs: 3, seed: 5, batchSize: 8, learningRate: 3e-3, refitAffinity: 1e-4 });
 
 // Whole trainings: they wait on the training's own completion; the limit is only there to end a hung run, so
 // it is generous (a busy 2-core machine took 60 s for the first).

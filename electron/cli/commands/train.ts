@@ -98,13 +98,15 @@ export function trainCommand(): Command {
         .default(TRAIN_DEFAULTS.groupDropout, formatGroupDropout(TRAIN_DEFAULTS.groupDropout)),
     )
     .option('--lambda-c <λ>', 'λ_c: weight of the consistency term: a slice and the same slice with its corr copies appended should group their shared members and decide alike', numberOption('λ_c', (x) => x >= 0), TRAIN_DEFAULTS.lambdaC)
-    .option(
-      '--refit-affinity <ρ>',
-      "after the epochs, refit the affinity head (the scale of its embedding term, its pair-cue weights and bias) on L_a over the initial and text-only slices' pairs, to convergence, with a ridge ρ towards Adam's values",
-      numberOption('ρ', (x) => x >= 0),
-      REFIT_DEFAULTS.ridge,
+    .addOption(
+      new Option(
+        '--refit-affinity [ρ]',
+        "after the epochs, refit the affinity head (the scale of its embedding term, its pair-cue weights and bias) on L_a over the initial and text-only slices' pairs, to convergence, with a ridge ρ towards Adam's values (default ρ when the flag has no value: " +
+          `${REFIT_DEFAULTS.ridge}; off without the flag)`,
+      )
+        .preset(String(REFIT_DEFAULTS.ridge))
+        .argParser(numberOption('ρ', (x) => x >= 0)),
     )
-    .option('--no-refit-affinity', "keep the affinity head as Adam leaves it")
     .option('--l2 <λ>', 'λ of an L2 penalty on the weight matrices', numberOption('l2', (x) => x >= 0), TRAIN_DEFAULTS.l2)
     .option('--tau-d <τ>', 'τ_d: temperature of L_d', numberOption('τ_d', (x) => x > 0), TRAIN_DEFAULTS.tauD)
     .option('--component-attention', "attention by recorded component: a source and its recorded copies draw the attention of one member (each key's logit − log of its provenance component's size)")
@@ -134,7 +136,7 @@ export function trainCommand(): Command {
         groupDropout: Partial<Record<FeatureGroup, number>>;
         l2: number;
         lambdaC: number;
-        refitAffinity: number | false;
+        refitAffinity?: number;
         tauD: number;
         episodes: boolean;
         variants: boolean;
@@ -171,7 +173,7 @@ export function trainCommand(): Command {
               groupDropout: opts.groupDropout,
               l2: opts.l2,
               lambdaC: opts.lambdaC,
-              refitAffinity: opts.refitAffinity === false ? null : opts.refitAffinity,
+              refitAffinity: opts.refitAffinity ?? null,
               tauD: opts.tauD,
               episodes: opts.episodes,
               variants: opts.variants,
