@@ -5,6 +5,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { SliceFeatures } from './featurizer';
 import type { ModelSpec, OpSpec } from './spec';
 import { TEXT_DIM } from './text-hash';
+import type { Weights } from './weights';
 import { MEMORY_DIM, PAIR_DIM, SUPPORT_DIM } from './featurizer';
 
 export type TensorMap = Record<string, tf.Tensor>;
@@ -90,6 +91,11 @@ export function forward(spec: ModelSpec, params: TensorMap, inputs: TensorMap, a
     out[name] = t;
   }
   return out;
+}
+
+/** A set of weights as the parameter tensors `forward` takes (the caller disposes them). */
+export function paramTensors(spec: ModelSpec, weights: Weights): TensorMap {
+  return Object.fromEntries(spec.params.map((p) => [p.name, tf.tensor(weights.get(p.name) as Float32Array, p.shape)]));
 }
 
 /** A featurized slice as the graph's input tensors (float32). The hypothesis side must have L ≥ 1. */

@@ -14,7 +14,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { PAIR_DIM } from '../model/featurizer';
 import { AFFINITY_EMBEDDING_TERM, AFFINITY_PROVENANCE_TERM, type ModelSpec } from '../model/spec';
-import { forward, inputTensors } from '../model/tf-forward';
+import { forward, inputTensors, paramTensors } from '../model/tf-forward';
 import type { Weights } from '../model/weights';
 import type { Example, SliceOrigin } from './examples';
 
@@ -54,7 +54,7 @@ export interface AffinityRefit {
 
 /** The pairs' inputs to D's output layer, read from the model as it stands. */
 function collectPairs(spec: ModelSpec, weights: Weights, examples: readonly Example[], opts: AffinityRefitOptions) {
-  const params = Object.fromEntries(spec.params.map((p) => [p.name, tf.tensor(weights.get(p.name) as Float32Array, p.shape)]));
+  const params = paramTensors(spec, weights);
   const embedding: number[] = [];
   const pairs: number[] = [];
   const same: number[] = [];
@@ -123,11 +123,12 @@ export function refitAffinityHead(spec: ModelSpec, weights: Weights, examples: r
     const maxSteps = opts.maxSteps ?? REFIT_DEFAULTS.maxSteps;
     let steps = 0;
     let last = Infinity;
-    for (; steps < maxSteps; steps++) {
+    while (steps < maxSteps) {
       const value = read(optimizer.minimize(objective, true, [s, w, b]) as tf.Scalar);
-      if (!Number.isFinite(value)) throw new Error(`affinity refit: the objective became ${value} at step ${steps + 1}`);
+      steps++;
+      if (!Number.isFinite(value)) throw new Error(`affinity refit: the objective became ${value} at step ${steps}`);
       // Converged: the objective moved by less than 1e-7 over the last 50 steps.
-      if (steps % 50 === 49) {
+      if (steps % 50 === 0) {
         if (last - value < 1e-7) break;
         last = value;
       }
@@ -139,7 +140,7 @@ export function refitAffinityHead(spec: ModelSpec, weights: Weights, examples: r
     out.set('affinity.w_pair', Float32Array.from(w.dataSync()));
     const bias = b.dataSync()[0] as number;
     out.set('affinity.b', Float32Array.of(bias));
-    return { weights: out, report: { ...base, lossBefore, lossAfter, scale, bias: { before: b0, after: bias }, steps: Math.min(steps + 1, maxSteps) } };
+    return { weights: out, report: { ...base, lossBefore, lossAfter, scale, bias: { before: b0, after: bias }, steps } };
   } finally {
     optimizer.dispose();
     tf.dispose([G, X, Y, w0t, s, w, b]);

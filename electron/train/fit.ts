@@ -10,6 +10,7 @@ import type { Weights } from '../model/weights';
 import type { Example, ValidationSet } from './examples';
 import { consistencyLoss, disposeExampleTensors, exampleLoss, type ExampleTensors, exampleTensors, forwardExample, type LossWeights, withDropped } from './losses';
 import { type FeatureGroup, GROUPS } from '../model/featurizer';
+import { paramTensors } from '../model/tf-forward';
 import { type AffinityRefitOptions, type AffinityRefitReport, refitAffinityHead } from './affinity-refit';
 
 export interface FitOptions extends LossWeights {
@@ -182,7 +183,7 @@ export async function fit(
     }
     if (best && opts.refitAffinity) {
       const refit = refitAffinityHead(spec, best.weights, train, { ...opts.refitAffinity, mu: opts.mu });
-      const refitParams = Object.fromEntries(spec.params.map((p) => [p.name, tf.tensor(refit.weights.get(p.name) as Float32Array, p.shape)]));
+      const refitParams = paramTensors(spec, refit.weights);
       try {
         // Reported beside the best epoch's: single-pass validation on the training distribution does not choose
         // it (that is the validation protocol's job, over seeds: README, "The affinity head's refit").

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineConfig } from '../../electron/engine/config';
 import { PAIR_DIM } from '../../electron/model/featurizer';
 import { buildSpec, DEFAULT_HYPER } from '../../electron/model/spec';
-import { forward, inputTensors } from '../../electron/model/tf-forward';
+import { forward, inputTensors, paramTensors } from '../../electron/model/tf-forward';
 import { useCpuBackend } from '../../electron/model/tf-setup';
 import { initialWeights, type Weights } from '../../electron/model/weights';
 import { refitAffinityHead } from '../../electron/train/affinity-refit';
@@ -35,7 +35,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** Mean cross-entropy of the model's D against "same factor" over the pairs the refit fits on, by the forward pass. */
 function affinityCrossEntropy(weights: Weights): { loss: number; pairs: number } {
-  const params = Object.fromEntries(spec.params.map((p) => [p.name, tf.tensor(weights.get(p.name) as Float32Array, p.shape)]));
+  const params = paramTensors(spec, weights);
   let sum = 0;
   let pairs = 0;
   for (const ex of examples) {
