@@ -82,8 +82,9 @@ async function trainModel(req: Extract<JobRequest, { kind: 'train' }>): Promise<
       if (e.phase === 'fit') {
         const loss = Number.isFinite(e.loss) ? ` · loss ${e.loss.toFixed(3)}` : '';
         post({ type: 'progress', done: (e.epoch - 1) * e.steps + e.step, total: e.epochs * e.steps, message: `training epoch ${e.epoch}/${e.epochs}${loss}` });
-      } else if (e.phase === 'examples' || e.phase === 'calibrate' || e.phase === 'evaluate') {
-        post({ type: 'progress', done: e.done, total: e.total, message: e.phase === 'examples' ? 'building examples' : `${e.phase === 'calibrate' ? 'calibrating' : 'validating'}` });
+      } else if (e.phase === 'examples' || e.phase === 'refit' || e.phase === 'calibrate' || e.phase === 'evaluate') {
+        const message = { examples: 'building examples', refit: "refitting the affinity head", calibrate: 'calibrating', evaluate: 'validating' }[e.phase];
+        post({ type: 'progress', done: e.done, total: e.total, message });
       } else if (e.phase === 'data') {
         post({ type: 'progress', done: 0, total: 0, message: e.message });
       }

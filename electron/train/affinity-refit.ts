@@ -27,6 +27,8 @@ export interface AffinityRefitOptions {
   mu: number;
   /** Full-batch Adam steps at most. */
   maxSteps?: number;
+  /** Called every 50 steps with the steps taken and the most it may take (it usually stops earlier, converged). */
+  onProgress?: (step: number, maxSteps: number) => void;
 }
 
 export const REFIT_DEFAULTS = { origins: ['initial', 'text'] as readonly SliceOrigin[], ridge: 1e-4, maxSteps: 3000 };
@@ -129,6 +131,7 @@ export function refitAffinityHead(spec: ModelSpec, weights: Weights, examples: r
       if (!Number.isFinite(value)) throw new Error(`affinity refit: the objective became ${value} at step ${steps}`);
       // Converged: the objective moved by less than 1e-7 over the last 50 steps.
       if (steps % 50 === 0) {
+        opts.onProgress?.(steps, maxSteps);
         if (last - value < 1e-7) break;
         last = value;
       }

@@ -61,7 +61,10 @@ export interface EpochReport {
   ms: number;
 }
 
-export interface FitProgress {
+/** An epoch's progress, or (stage 'refit') the affinity head's refit after the epochs. */
+export type FitProgress = ({ stage: 'epoch' } & EpochProgress) | { stage: 'refit'; step: number; steps: number };
+
+export interface EpochProgress {
   epoch: number;
   epochs: number;
   step: number;
@@ -161,7 +164,7 @@ export async function fit(
         cost?.dispose();
         if (!Number.isFinite(value)) throw new Error(`fit: the loss became ${value} at epoch ${epoch}, step ${s + 1}; lower the learning rate`);
         lossSum += value * batch.length;
-        onProgress?.({ epoch, epochs: opts.epochs, step: s + 1, steps, loss: lossSum / Math.min(train.length, (s + 1) * opts.batchSize), last: history[history.length - 1] });
+        onProgress?.({ stage: 'epoch', epoch, epochs: opts.epochs, step: s + 1, steps, loss: lossSum / Math.min(train.length, (s + 1) * opts.batchSize), last: history[history.length - 1] });
         // Yield so a worker thread's messages and the progress bar are serviced.
         if (s % 8 === 7) await new Promise((r) => setImmediate(r));
       }
@@ -179,10 +182,14 @@ export async function fit(
       };
       history.push(report);
       if (!best || val.score > best.score) best = { score: val.score, epoch, weights: readWeights(variables) };
-      onProgress?.({ epoch, epochs: opts.epochs, step: steps, steps, loss: report.loss, last: report });
+      onProgress?.({ stage: 'epoch', epoch, epochs: opts.epochs, step: steps, steps, loss: report.loss, last: report });
     }
     if (best && opts.refitAffinity) {
-      const refit = refitAffinityHead(spec, best.weights, train, { ...opts.refitAffinity, mu: opts.mu });
+      const refit = refitAffinityHead(spec, best.weights, train, {
+        ...opts.refitAffinity,
+        mu: opts.mu,
+        onProgress: (step, steps) => onProgress?.({ stage: 'refit', step, steps }),
+      });
       const refitParams = paramTensors(spec, refit.weights);
       try {
         // Reported beside the best epoch's: single-pass validation on the training distribution does not choose

@@ -95,6 +95,7 @@ export type TrainEvent =
   | { phase: 'data'; message: string }
   | { phase: 'examples'; done: number; total: number }
   | { phase: 'fit'; epoch: number; epochs: number; step: number; steps: number; loss: number; last?: EpochReport }
+  | { phase: 'refit'; done: number; total: number }
   | { phase: 'calibrate'; done: number; total: number }
   | { phase: 'evaluate'; done: number; total: number }
   | { phase: 'write'; file: string };
@@ -124,8 +125,8 @@ export const TRAIN_DEFAULTS = {
   groupDropout: { kind: 0.25, metadata: 0.25, provenance: 0.25 } as Partial<Record<FeatureGroup, number>>,
   // Measured: the consistency term cost half again the training time and moved RS by less than run-to-run noise.
   lambdaC: 0,
-  // Chosen by the validation protocol over three seeds (README); off until the shipped model is retrained with it.
-  refitAffinity: null as number | null,
+  // Chosen by the validation protocol over three seeds (README): ρ of the affinity head's refit, null for none.
+  refitAffinity: REFIT_DEFAULTS.ridge as number | null,
   tauD: 0.1,
   tauP: 0.5,
   stepCost: 0.05,
@@ -206,7 +207,13 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     const spec = buildSpec(hyper);
     const slots = { slots: hyper.slots, threshold: hyper.linkThreshold, temperature: hyper.slotTemperature };
     const refitAffinity = hp.refitAffinity === null ? null : { origins: REFIT_DEFAULTS.origins, ridge: hp.refitAffinity };
-    const result = await fit(spec, initialWeights(spec, hp.seed), examples, validation, { ...hp, slots, refitAffinity }, (p) => onProgress({ phase: 'fit', ...p }));
+    const result = await fit(spec, initialWeights(spec, hp.seed), examples, validation, { ...hp, slots, refitAffinity }, (p) => {
+      if (p.stage === 'refit') onProgress({ phase: 'refit', done: p.step, total: p.steps });
+      else {
+        const { stage: _stage, ...epoch } = p;
+        onProgress({ phase: 'fit', ...epoch });
+      }
+    });
     const bytes = exportOnnx(spec, result.weights, { name, mu: hp.mu, hyper, extra: { 'cama.seed': String(hp.seed) } });
     model = await OnnxEvidenceModel.fromBytes(bytes, out);
 

@@ -345,13 +345,14 @@ export function whatIfCause(stored: Arbitration, recomputed: Arbitration): strin
 function whatIfFinding(stored: Arbitration, recomputed: Arbitration, edits: WhatIfEditsLike): Finding[] {
   const d = recomputed.nEff - stored.nEff;
   const causes = whatIfCause(stored, recomputed);
-  if (Math.abs(d) < 1e-6) {
+  // A change too small to show in three decimals reads as none ("falls from 5.000 to 5.000 (0.000)" says nothing).
+  if (Math.abs(d) < 1e-6 || fmt(recomputed.nEff, 3) === fmt(stored.nEff, 3)) {
     return [
       {
         kind: 'whatif-neff',
         severity: 'info',
         title: `N_eff unchanged (${fmt(stored.nEff, 3)})`,
-        text: `N_eff stays ${fmt(stored.nEff, 3)} after ${editsText(edits)}${causes.length > 0 ? `; ${causes.join('; ')}, with as many factors as before` : ''}.`,
+        text: `N_eff stays ${fmt(stored.nEff, 3)}${Math.abs(d) < 1e-6 ? '' : ' to three decimals'} after ${editsText(edits)}${causes.length > 0 ? `; ${causes.join('; ')}, with as many factors as before` : ''}.`,
       },
     ];
   }

@@ -158,6 +158,12 @@ describe('findings on steps built for each case', () => {
     const relabelled = { ...stored, assignment: [oneHot(3), oneHot(0), oneHot(1)] };
     expect(whatIfCause(stored, relabelled)).toEqual([]);
     expect(whatIfCause(merged, stored)).toEqual(['S2 split into S2 and S3 (m2 and m3 now count separately)']);
+    // One slot merged and another split: as many factors as before, and a change below the third decimal is none.
+    const pair = { ...stored, assignment: [oneHot(0), oneHot(0), oneHot(1)], nEff: 2 };
+    const moved = { ...stored, assignment: [oneHot(0), oneHot(1), oneHot(1)], nEff: 1.99999 };
+    const swap = explain({ step: moved, whatIf: { stored: pair, edits } }).findings[0];
+    expect(swap).toMatchObject({ kind: 'whatif-neff', title: 'N_eff unchanged (2.000)' });
+    expect(swap?.text).toMatch(/^N_eff stays 2\.000 to three decimals after adding edge m3←m2; S1 and S2 merged into S2 .*, with as many factors as before\.$/);
   });
 
   it('counts only memories that state a value: a support row from a memory that states nothing backs nothing', () => {
@@ -242,29 +248,29 @@ describe('findings on every step of the demo', () => {
     expect(steps).toBeGreaterThan(150);
   });
 
-  it('q16 at t = 1: dawn\'s 8 entries are one slot (S1), midnight\'s 2 another (S2), and no slot mixes them', () => {
+  it('q16 at t = 0: dawn\'s 6 entries are one slot (S1), midnight\'s 2 another (S2), and no slot mixes them', () => {
     const v = byQuery('q16');
-    const step = v.episode.steps[1] as StepRecord;
+    const step = v.episode.steps[0] as StepRecord;
     const e = explain({ step, gold: v.query.answer, thresholds: thresholdsOf(v), record: step });
     expect(e.backing.map((b) => [b.hypothesis, b.count, b.slots])).toEqual([
-      ['dawn', 8, [0]],
+      ['dawn', 6, [0]],
       ['midnight', 2, [1]],
     ]);
-    expect(e.findings.filter((f) => f.kind === 'collapsed').map((f) => f.title)).toEqual(['dawn: 8 entries, 1 factor', 'midnight: 2 entries, 1 factor']);
+    expect(e.findings.filter((f) => f.kind === 'collapsed').map((f) => f.title)).toEqual(['dawn: 6 entries, 1 factor', 'midnight: 2 entries, 1 factor']);
     expect(kinds(e)).not.toContain('shared-slot');
-    expect(e.sentence).toMatch(/^The vote favours dawn with 8 entries, but they share slot S1 \(e=1\.00, ρ=0\.77\); midnight's 2 entries share slot S2 \(e=1\.00, ρ=0\.81\)/);
+    expect(e.sentence).toMatch(/^The vote favours dawn with 6 entries, but they share slot S1 \(e=1\.00, ρ=0\.79\); midnight's 2 entries share slot S2 \(e=1\.00, ρ=0\.81\).*CAMA picks midnight/);
   });
 
-  it('q14 at t = 0: open\'s 5 entries share one slot, locked\'s 2 are 2 separate slots, and CAMA picks locked', () => {
-    const v = byQuery('q14');
+  it('q8 at t = 0: red\'s 7 entries share one slot, amber\'s 2 are 2 separate slots, and CAMA picks amber', () => {
+    const v = byQuery('q8');
     const step = v.episode.steps[0] as StepRecord;
     const e = explain({ step, gold: v.query.answer, thresholds: thresholdsOf(v) });
     expect(e.backing.filter((b) => b.count > 1).map((b) => [b.hypothesis, b.count, b.slots])).toEqual([
-      ['open', 5, [0]],
-      ['locked', 2, [1, 2]],
+      ['red', 7, [0]],
+      ['amber', 2, [1, 2]],
     ]);
     expect(kinds(e)).not.toContain('shared-slot');
-    expect(e.sentence).toMatch(/^The vote favours open with 5 entries, but they share slot S1 .*; locked's 2 entries are 2 separate slots \(S2, S3\) .*CAMA picks locked/);
+    expect(e.sentence).toMatch(/^The vote favours red with 7 entries, but they share slot S1 .*; amber's 2 entries are 2 separate slots \(S2, S3\) .*CAMA picks amber/);
   });
 
   it('q55: the gold answer green is in no hypothesis, and the finding says so', () => {
@@ -275,15 +281,15 @@ describe('findings on every step of the demo', () => {
     expect(e.findings.find((f) => f.kind === 'gold-absent')?.text).toContain('"green" is not among this step\'s hypotheses (grey and blue)');
   });
 
-  it('q19 at t = 0: an added edge that merges two "open" observations lowers N_eff, and the cause is named', async () => {
-    const v = byQuery('q19');
+  it('q28 at t = 0: an added edge that merges the two "eight" observations lowers N_eff, and the cause is named', async () => {
+    const v = byQuery('q28');
     const stored = v.episode.steps[0] as StepRecord;
-    const edits = { disabled: [], addEdges: [{ child: 'm61', parent: 'm59' }], removeEdges: [] };
+    const edits = { disabled: [], addEdges: [{ child: 'm95', parent: 'm93' }], removeEdges: [] };
     const w = await ok('whatIf', { episodeId: v.episode.id, t: 0, ...edits });
     const f = explain({ step: w.step, gold: v.query.answer, whatIf: { stored, edits } }).findings[0];
     expect(w.step.nEff).toBeLessThan(stored.nEff - 0.5);
     expect(f?.kind).toBe('whatif-neff');
-    expect(f?.text).toMatch(/^N_eff falls from 4\.000 to 3\.000 \(−1\.000\) after adding edge m61←m59: S3 and S4 merged into S3 \(m61, m59 and m348 now count as one factor\)/);
+    expect(f?.text).toMatch(/^N_eff falls from 3\.000 to 2\.000 \(−1\.000\) after adding edge m95←m93: S2 and S3 merged into S2 \(m93 and m95 now count as one factor\)/);
   });
 });
 

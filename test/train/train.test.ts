@@ -32,11 +32,19 @@ const base = () => ({ bundle: trainBundle, validation: valBundle, epochs: 3, see
 describe('train (30 subjects, 60 queries, 3 epochs)', { timeout: 300_000 }, () => {
   it('trains from scratch with a decreasing loss and writes the model and its card', async () => {
     const events = new Set<string>();
-    first = await train({ ...base(), out: path.join(dir, 'models', 'small.onnx') }, (e) => events.add(e.phase));
+    const refitSteps: number[] = [];
+    first = await train({ ...base(), out: path.join(dir, 'models', 'small.onnx') }, (e) => {
+      events.add(e.phase);
+      if (e.phase === 'refit') refitSteps.push(e.done);
+    });
     const losses = first.history.map((h) => h.loss);
     expect(losses).toHaveLength(3);
     expect(losses[2]).toBeLessThan(losses[0] as number);
-    expect(events).toEqual(new Set(['data', 'examples', 'fit', 'calibrate', 'evaluate', 'write']));
+    expect(events).toEqual(new Set(['data', 'examples', 'fit', 'refit', 'calibrate', 'evaluate', 'write']));
+    // The refit's progress counts its steps, up to the ones it took.
+    expect(refitSteps.length).toBeGreaterThan(0);
+    expect(refitSteps.every((s, k) => k === 0 || s > (refitSteps[k - 1] as number))).toBe(true);
+    expect(refitSteps.at(-1)).toBeLessThanOrEqual((first.card.training.affinityRefit as { steps: number }).steps);
 
     const card = readCard(path.join(dir, 'models', 'small.card.json'));
     expect(card).not.toBeNull();

@@ -59,6 +59,7 @@ function trainProgress(): { onEvent: (e: TrainEvent) => void; stop: () => void }
           }
           break;
         }
+        case 'refit':
         case 'calibrate':
         case 'evaluate':
           if (phase !== e.phase && !tty) process.stderr.write(`train: ${e.phase} on validation\n`);
@@ -101,12 +102,13 @@ export function trainCommand(): Command {
     .addOption(
       new Option(
         '--refit-affinity [ρ]',
-        "after the epochs, refit the affinity head (the scale of its embedding term, its pair-cue weights and bias) on L_a over the initial and text-only slices' pairs, to convergence, with a ridge ρ towards Adam's values (default ρ when the flag has no value: " +
-          `${REFIT_DEFAULTS.ridge}; off without the flag)`,
+        "after the epochs, refit the affinity head (the scale of its embedding term, its pair-cue weights and bias) on L_a over the initial and text-only slices' pairs, to convergence, with a ridge ρ towards Adam's values",
       )
         .preset(String(REFIT_DEFAULTS.ridge))
+        .default(TRAIN_DEFAULTS.refitAffinity)
         .argParser(numberOption('ρ', (x) => x >= 0)),
     )
+    .option('--no-refit-affinity', "keep Adam's affinity head (no refit after the epochs)")
     .option('--l2 <λ>', 'λ of an L2 penalty on the weight matrices', numberOption('l2', (x) => x >= 0), TRAIN_DEFAULTS.l2)
     .option('--tau-d <τ>', 'τ_d: temperature of L_d', numberOption('τ_d', (x) => x > 0), TRAIN_DEFAULTS.tauD)
     .option('--component-attention', "attention by recorded component: a source and its recorded copies draw the attention of one member (each key's logit − log of its provenance component's size)")
@@ -136,7 +138,7 @@ export function trainCommand(): Command {
         groupDropout: Partial<Record<FeatureGroup, number>>;
         l2: number;
         lambdaC: number;
-        refitAffinity?: number;
+        refitAffinity: number | false | null;
         tauD: number;
         episodes: boolean;
         variants: boolean;
@@ -173,7 +175,7 @@ export function trainCommand(): Command {
               groupDropout: opts.groupDropout,
               l2: opts.l2,
               lambdaC: opts.lambdaC,
-              refitAffinity: opts.refitAffinity ?? null,
+              refitAffinity: opts.refitAffinity === false ? null : opts.refitAffinity,
               tauD: opts.tauD,
               episodes: opts.episodes,
               variants: opts.variants,
