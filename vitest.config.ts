@@ -1,14 +1,19 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { HUNG_MS, PAGE_MS } from './test/limits';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Limits that only end a hung run (test/limits.ts): every test waits on events, not on a clock.
+    testTimeout: HUNG_MS,
+    hookTimeout: HUNG_MS,
     pool: 'forks',
+    // Two test files at a time even on two cores (vitest's default is cores − 1, so one): most files spend
+    // their time waiting on a browser, a child process or a worker thread, not on their own core.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // expect.poll waits on the page's (or the store's) own state; its timeout only bounds how long a test
-    // waits before it fails. Vitest's default of 1 s made a re-render on a busy 2-core machine a failure
-    // (small-fixes: a step change seen after more than a second while the whole suite ran).
-    expect: { poll: { timeout: 20_000 } },
+    // waits before it fails (vitest's 1 s made a re-render on a busy 2-core machine a failure).
+    expect: { poll: { timeout: PAGE_MS } },
   },
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   service = newService();
   await ok('openDemo');
   rows = await ok('queries');
-}, 60_000);
+});
 
 afterAll(() => service.close());
 

@@ -14,6 +14,7 @@ import { webGrant } from '../../electron/backend/web';
 import { Store } from '../../electron/store/store';
 import type { JobStatus, Session } from '../../shared/views';
 import { call, newServer, ok, RESOURCES, WORKER } from './helpers';
+import { HUNG_MS } from '../limits';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const posix = process.platform !== 'win32';
@@ -170,7 +171,7 @@ describe('the Electron door and the grant itself', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'electron/backend/serve.ts', '--data-dir', folder('sdata'), '--allow', missing], {
       cwd: ROOT,
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: HUNG_MS,
     });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`serve: --allow ${missing}: no such folder`);

@@ -112,7 +112,7 @@ describe('what the labels changed', () => {
     const same = await ok('labelEffect', { before: after, after });
     for (const p of same.pairs) expect(p.rBefore).toBe(p.rAfter);
     expect(same.decisions.every((d) => !d.changed)).toBe(true);
-  }, 60_000);
+  });
 
   it('names a file that is not one of its models', async () => {
     const bad = await service.dispatch('labelEffect', { before: '/etc/passwd', after: '/etc/passwd' });

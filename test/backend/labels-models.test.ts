@@ -123,5 +123,5 @@ describe('models in the app', () => {
     expect(again.error?.message).toMatch(/already exists/);
     const shipped = await service.dispatch('startTrain', { name: 'default', epochs: 1, mu: 0.5, seed: 4 });
     expect(shipped.error?.message).toMatch(/shipped model's name/);
-  }, 120_000);
+  });
 });

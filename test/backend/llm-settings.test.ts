@@ -153,7 +153,7 @@ describe('the LLM methods in the app', () => {
     const store = Store.open(join(dataDir, 'text-only.sqlite'));
     expect((store.db.prepare('SELECT count(*) AS n FROM llm_cache').get() as { n: number }).n).toBe(asked.length);
     store.close();
-  }, 120_000);
+  });
 
   it('no answer of any call holds the key', async () => {
     for (const name of ['session', 'llmSettings', 'evalMethods', 'evalRuns', 'queries']) await door(name);

@@ -9,6 +9,7 @@ import { afterAll } from 'vitest';
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
+import { HUNG_MS } from '../limits';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -34,7 +35,7 @@ export function cama(...args: string[]): CliResult {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args], {
     cwd: ROOT,
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: HUNG_MS,
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
   });
   if (r.error) throw r.error;

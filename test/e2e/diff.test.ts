@@ -12,7 +12,7 @@ let wb: Workbench;
 
 beforeAll(async () => {
   wb = await startWorkbench();
-}, 120_000);
+});
 
 afterAll(async () => {
   await wb?.close();
@@ -39,7 +39,7 @@ const num = (v: string | null): number | null => (v === null || v === '' ? null 
 async function expectShows(diff: EpisodeDiffView): Promise<void> {
   const page = wb.page;
   const { alignment } = diff;
-  await page.getByTestId('diff-steps').waitFor({ timeout: 20_000 });
+  await page.getByTestId('diff-steps').waitFor();
   expect(await page.getByTestId('diff-parting').getAttribute('data-t')).toBe(String(alignment.firstParting ?? ''));
   expect(await page.getByTestId('diff-answer-left').getAttribute('data-answer')).toBe(diff.left.episode.answer ?? '');
   expect(await page.getByTestId('diff-answer-right').getAttribute('data-answer')).toBe(diff.right.episode.answer ?? '');
@@ -114,7 +114,7 @@ describe('episode diff in a browser', () => {
     await wb.page.getByTestId('decision-left').selectOption('default');
     await wb.page.getByTestId('decision-right').selectOption('heuristic');
     await wb.page.getByTestId('decision-find').click();
-    await expect.poll(() => wb.page.getByTestId('decision-change').count(), { timeout: 30_000 }).toBe(changes.length);
+    await expect.poll(() => wb.page.getByTestId('decision-change').count()).toBe(changes.length);
     const first = changes[0];
     if (!first) throw new Error('no decision changed between the two models');
     await wb.page.locator(`[data-testid="decision-change"][data-query-id="${first.queryId}"] a`).click();

@@ -12,6 +12,7 @@ import { openFirstStore } from '../../electron/backend/first-store';
 import { startWebServer, type WebServer } from '../../electron/backend/server';
 import { WorkbenchService } from '../../electron/backend/service';
 import type { CallName, CallResult } from '../../shared/contract';
+import { PAGE_MS } from '../limits';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const CHROMIUM = '/usr/bin/chromium';
@@ -124,6 +125,9 @@ export async function startWorkbench(opts: WorkbenchOptions = {}): Promise<Workb
     args: CHROMIUM_FLAGS,
     viewport: { width: 1440, height: 900 },
   });
+  // A locator's wait or a navigation bounded like a poll (test/limits.ts), not by playwright's 30 s.
+  context.setDefaultTimeout(PAGE_MS);
+  context.setDefaultNavigationTimeout(PAGE_MS);
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));

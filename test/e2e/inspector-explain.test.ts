@@ -24,9 +24,9 @@ async function episodeOf(queryId: string): Promise<EpisodeView> {
 
 async function open(view: EpisodeView, t: number): Promise<void> {
   await wb.page.goto(`${wb.web.url}#/episode/${view.episode.id}?t=${t}`);
-  await expect.poll(() => wb.page.getByTestId('step-t').getAttribute('data-t'), { timeout: 15_000 }).toBe(String(t));
+  await expect.poll(() => wb.page.getByTestId('step-t').getAttribute('data-t')).toBe(String(t));
   await expect
-    .poll(() => wb.page.locator('[data-testid="provenance-graph"] .react-flow__node').count(), { timeout: 15_000 })
+    .poll(() => wb.page.locator('[data-testid="provenance-graph"] .react-flow__node').count())
     .toBe(view.episode.steps[t]?.sliceIds.length ?? -1);
 }
 
@@ -35,7 +35,7 @@ const findingTexts = (list: string) => wb.page.locator(`[data-testid="${list}"] 
 
 beforeAll(async () => {
   wb = await startWorkbench();
-}, 120_000);
+});
 
 afterAll(async () => {
   await wb?.close();
@@ -64,7 +64,7 @@ describe('the inspector explains what the numbers say', () => {
     // never grouped (a derivation that changed the value is another claim), so N_eff stays.
     await node('m52').click({ modifiers: ['Shift'] });
     await node('m334').click({ modifiers: ['Shift'] });
-    await expect.poll(() => findingTexts('whatif-findings'), { timeout: 15_000 }).toContainEqual(expect.stringContaining('N_eff stays 2.000 after adding edge m334←m52'));
+    await expect.poll(() => findingTexts('whatif-findings')).toContainEqual(expect.stringContaining('N_eff stays 2.000 after adding edge m334←m52'));
     expect((await wb.page.getByTestId('whatif-sentence').textContent()) ?? '').toContain("midnight's 2 entries share slot S2");
     await wb.page.getByTestId('whatif-reset').click();
     await expect.poll(() => wb.page.getByTestId('whatif-sentence').count()).toBe(0);
@@ -80,7 +80,7 @@ describe('the inspector explains what the numbers say', () => {
     await node('m21').click({ modifiers: ['Shift'] });
     await node('m22').click({ modifiers: ['Shift'] });
     // The recomputed heatmap, beside the stored one.
-    await expect.poll(async () => Number(await wb.page.getByTestId('whatif-heatmap-neff').getAttribute('data-value')), { timeout: 15_000 }).toBe(expected.step.nEff);
+    await expect.poll(async () => Number(await wb.page.getByTestId('whatif-heatmap-neff').getAttribute('data-value'))).toBe(expected.step.nEff);
     expect(Number(await wb.page.getByTestId('neff-value').getAttribute('data-value'))).toBe(stored?.nEff);
     const row = expected.step.sliceIds.indexOf('m22');
     const cells = await wb.page
@@ -153,7 +153,7 @@ describe('the inspector explains what the numbers say', () => {
     if (!step) throw new Error('q16 has no step 0');
     expect(await wb.page.getByTestId('hm-truth').count()).toBe(0);
     await wb.page.getByTestId('ground-truth-toggle').check();
-    await expect.poll(() => wb.page.getByTestId('hm-truth').count(), { timeout: 15_000 }).toBe(step.sliceIds.length);
+    await expect.poll(() => wb.page.getByTestId('hm-truth').count()).toBe(step.sliceIds.length);
     for (const id of step.sliceIds) {
       const cell = wb.page.locator(`[data-testid="hm-truth"][data-memory-id="${id}"]`);
       expect((await cell.textContent())?.trim()).toBe(view.memories[id]?.factor ?? '–');

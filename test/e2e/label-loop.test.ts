@@ -15,7 +15,7 @@ const JUDGED = ['d', 'i', 'd', 'i'];
 
 beforeAll(async () => {
   wb = await startWorkbench();
-}, 120_000);
+});
 
 afterAll(async () => {
   await wb?.close();
@@ -89,7 +89,7 @@ describe('the label loop', () => {
     expect(models.find((m) => m.name === 'e2e-labels')).toMatchObject({ labelsUsed: JUDGED.length, inSample: true });
     expect(models.find((m) => m.name === 'e2e-twin')).toMatchObject({ labelsUsed: 0, inSample: true });
     expect(await page.locator('[data-testid="model-row"][data-model-name="e2e-labels"]').textContent()).toContain('in-sample');
-  }, 600_000);
+  });
 
   it('shows r_ij before and after on every labelled pair, with the twin as "before"', async () => {
     const page = wb.page;
@@ -116,7 +116,7 @@ describe('the label loop', () => {
     expect(await panel.locator('[data-testid="effect-decision"][data-changed="true"]').count()).toBe(effect.decisions.filter((d) => d.changed).length);
     await panel.scrollIntoViewIfNeeded();
     await wb.shot('label-loop-effect');
-  }, 120_000);
+  });
 
   it('warns before activating a model whose validation does not measure up, and keeps the current one on cancel', async () => {
     const page = wb.page;

@@ -15,7 +15,7 @@ const NO_LINK = { version: 1, name: 'no recorded link', kind: 'recorded-provenan
 
 beforeAll(async () => {
   wb = await startWorkbench();
-}, 120_000);
+});
 
 afterAll(async () => {
   await wb?.close();
@@ -101,5 +101,5 @@ describe('labelling functions', () => {
     expect(await cell('default').textContent()).toBe('—');
     await page.getByTestId('model-compare').scrollIntoViewIfNeeded();
     await wb.shot('labelling-functions-trained');
-  }, 600_000);
+  });
 });

@@ -12,7 +12,7 @@ let wb: Workbench;
 
 beforeAll(async () => {
   wb = await startWorkbench();
-}, 120_000);
+});
 
 afterAll(async () => {
   await wb?.close();
@@ -28,8 +28,8 @@ async function openExplorer(limit: number, expected: ProvenanceOverview): Promis
   await wb.page.goto(`${wb.web.url}#/provenance`);
   await explorer().waitFor();
   await wb.page.getByTestId('explorer-limit').selectOption(String(limit));
-  await expect.poll(drawnCount, { timeout: 20_000 }).toBe(expected.nodes.length);
-  await expect.poll(() => explorer().getAttribute('data-state'), { timeout: 20_000 }).toBe('ready');
+  await expect.poll(drawnCount).toBe(expected.nodes.length);
+  await expect.poll(() => explorer().getAttribute('data-state')).toBe('ready');
 }
 
 describe('the provenance explorer', () => {
@@ -47,7 +47,7 @@ describe('the provenance explorer', () => {
 
     // A few hundred memories are shown whole at first, so every node is in the page: the same ids.
     const canvas = wb.page.getByTestId('provenance-explorer').locator('.react-flow');
-    await expect.poll(() => canvas.locator('.react-flow__node').count(), { timeout: 10_000 }).toBe(expected.nodes.length);
+    await expect.poll(() => canvas.locator('.react-flow__node').count()).toBe(expected.nodes.length);
     const ids = await canvas.locator('.react-flow__node').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
     expect(new Set(ids)).toEqual(new Set(expected.nodes.map((n) => n.id)));
     const edgeKeys = new Set(expected.edges.map((e) => `${e.parent}>${e.child}`));

@@ -15,7 +15,7 @@ let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'wb-e2e-small-'));
   wb = await startWorkbench({ dir });
-}, 120_000);
+});
 
 afterAll(async () => {
   await wb?.close();
@@ -52,7 +52,7 @@ describe('small fixes', () => {
     for (let s = job; s.state === 'running'; s = await wb.api('job', { id: s.id })) await new Promise((r) => setTimeout(r, 50));
 
     await wb.page.goto(`${wb.web.url}#/browser`);
-    await expect.poll(() => wb.page.getByTestId('query-row').count(), { timeout: 15_000 }).toBe(ids.length);
+    await expect.poll(() => wb.page.getByTestId('query-row').count()).toBe(ids.length);
     const cells = await wb.page.getByTestId('query-id').evaluateAll((els) =>
       els.map((e) => ({ shown: e.textContent ?? '', title: e.getAttribute('title'), cut: e.scrollWidth > e.clientWidth })),
     );
@@ -94,12 +94,12 @@ describe('small fixes', () => {
     await wb.page.goto(`${wb.web.url}#/provenance`);
     await wb.page.getByTestId('provenance-explorer').waitFor();
     await wb.page.getByTestId('explorer-limit').selectOption('500');
-    await expect.poll(() => wb.page.getByTestId('provenance-explorer').getAttribute('data-state'), { timeout: 20_000 }).toBe('ready');
+    await expect.poll(() => wb.page.getByTestId('provenance-explorer').getAttribute('data-state')).toBe('ready');
     await wb.page.getByTestId('explorer-search').fill(memoryId);
     await wb.page.getByTestId('explorer-search').press('Enter');
     await wb.page.locator(`.react-flow__node[data-id="${memoryId}"]`).click();
     const list = wb.page.getByTestId('explorer-drawer').getByTestId('memory-episodes');
-    await expect.poll(() => list.getAttribute('data-total'), { timeout: 10_000 }).toBe(String(expected.total));
+    await expect.poll(() => list.getAttribute('data-total')).toBe(String(expected.total));
     const shown = await list.getByTestId('memory-episode').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-episode-id'))));
     expect(shown).toEqual(expected.episodes.map((e) => e.episodeId));
     const item = list.locator(`[data-testid="memory-episode"][data-episode-id="${episodeId}"]`);
@@ -107,7 +107,7 @@ describe('small fixes', () => {
     await wb.shot('memory-episodes');
 
     await item.getByTestId('memory-episode-link').click();
-    await expect.poll(stepShown, { timeout: 15_000 }).toBe(String(enteredAt));
+    await expect.poll(stepShown).toBe(String(enteredAt));
     expect(new URL(wb.page.url()).hash).toBe(`#/episode/${episodeId}?t=${enteredAt}`);
   });
 });

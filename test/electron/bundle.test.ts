@@ -34,7 +34,7 @@ beforeAll(async () => {
   const store = Store.open(storePath);
   importBundle(store, join(root, 'resources', 'demo'));
   store.close();
-}, 120_000);
+});
 
 describe('the Electron bundles', () => {
   it('are built: main, preload and worker', () => {
@@ -61,5 +61,5 @@ describe('the Electron bundles', () => {
     const done = await run({ kind: 'train', storePath: copy, out, validation, epochs: 1, mu: 0.5, seed: 1, useLabels: true });
     expect(done.type, JSON.stringify(done)).toBe('done');
     expect(existsSync(out)).toBe(true);
-  }, 120_000);
+  });
 });

@@ -95,7 +95,7 @@ describe('no sourcemaps in the package', () => {
     await buildElectron({ outdir: out, sourcemap: false });
     expect(readdirSync(out).sort()).toEqual(['main.cjs', 'preload.cjs', 'worker.cjs']);
     for (const f of readdirSync(out)) expect(readFileSync(join(out, f), 'utf8'), f).not.toContain('sourceMappingURL');
-  }, 60_000);
+  });
 
   it("the renderer's build makes none either", () => {
     expect(readFileSync(join(root, 'renderer', 'vite.config.ts'), 'utf8')).toMatch(/^\s*sourcemap: false,$/m);
@@ -139,7 +139,7 @@ describe('a real electron-builder run (linux, dir target) with this config, on a
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     const wire = await getCurrentFuseWire(join(out, 'arbitration-workbench'));
     expect([0, 1, 2, 3, 4, 5, 7].map((i) => String.fromCharCode(wire[i as FuseV1Options] as number)).join('')).toBe('0100110');
-  }, 60_000);
+  });
 });
 
 describe('the main process (electron/main.ts, read as source: Electron cannot run here)', () => {
@@ -173,7 +173,7 @@ describe('Electronegativity (npm run audit:electron)', () => {
     expect(r.stale).toEqual([]);
     // What is explained today (README): two MEDIUM review items in main.ts.
     expect(r.explained.map((e) => e.finding.id).sort()).toEqual(['AUXCLICK_JS_CHECK', 'PRELOAD_JS_CHECK']);
-  }, 60_000);
+  });
 
   it('is a real check: an insecure window is reported, and an allowlist entry for a finding that is gone is stale', async () => {
     const dir = tempDir();
@@ -188,5 +188,5 @@ describe('Electronegativity (npm run audit:electron)', () => {
     expect(r.unexplained.some((f) => f.severity === 'HIGH')).toBe(true);
     expect(r.stale).toEqual([gone]);
     expect(readAllowlist().every((e) => e.why.length > 80)).toBe(true); // each entry explains, in words
-  }, 60_000);
+  });
 });

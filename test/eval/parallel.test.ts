@@ -20,7 +20,7 @@ beforeAll(async () => {
   dir = tempDir('cama-parallel-');
   store = storeOf(await simulateBundle(dir));
   setup = await loadEngine();
-}, 60_000);
+});
 
 afterAll(() => {
   store.close();
@@ -65,7 +65,7 @@ describe('eval across worker threads', () => {
     } finally {
       await workers.close();
     }
-  }, 120_000);
+  });
 
   it('gives the same report when the workers join while this thread is already scoring', async () => {
     const serial = await run(null);
@@ -75,7 +75,7 @@ describe('eval across worker threads', () => {
     } finally {
       await workers.close();
     }
-  }, 120_000);
+  });
 
   it('refuses workers whose engine is not the main thread\'s', async () => {
     const workers = new EvalWorkers(1, { overrides: { budget: setup.config.budget + 1 } }, { minQueries: 0 });
@@ -85,7 +85,7 @@ describe('eval across worker threads', () => {
     } finally {
       await workers.close();
     }
-  }, 60_000);
+  });
 
   it('scores a short run in this thread alone, starting no worker', async () => {
     const workers = new EvalWorkers(1, { overrides: { budget: setup.config.budget + 1 } }); // a mismatch, were it asked

@@ -222,7 +222,7 @@ describe('findings on every step of the demo', () => {
     service = newService(mkdtempSync(join(tmpdir(), 'wb-findings-')));
     await openFirstStore(service);
     for (const row of await ok('queries')) if (row.episodeId) views.push(await ok('episode', { id: row.episodeId }));
-  }, 120_000);
+  });
   afterAll(() => service?.close());
 
   it('shows as many dots as its count on every step, and that count is the majority vote\'s', () => {

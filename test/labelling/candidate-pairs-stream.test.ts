@@ -52,7 +52,7 @@ beforeAll(async () => {
   importBundle(store, join(dir, 'bundle'));
   // Keys written in other cases belong with their lower-case twins.
   store.db.exec(`UPDATE claims SET subject = upper(subject) WHERE rowid % 3 = 0; UPDATE claims SET attribute = upper(attribute) WHERE rowid % 5 = 0`);
-}, 120_000);
+});
 
 afterAll(() => {
   store?.close();

@@ -75,14 +75,14 @@ describe('cama eval with the LLM methods', () => {
     const scores = (r: Report) => Object.fromEntries(Object.entries(r.methods).map(([k, { ms_per_query: _, ...m }]) => [k, m]));
     expect(scores(again)).toEqual(scores(first));
     for (const [name, c] of Object.entries(first.llm_cost)) expect(again.llm_cost[name]).toEqual({ ...c, cache_hits: c.calls });
-  }, 120_000);
+  });
 
   it('with no server and an empty cache, fails with one line naming the endpoint', async () => {
     const r = await cama(ARGS, { OPENAI_BASE_URL: baseUrl, CAMA_LLM_MODEL: 'scripted', WORKBENCH_DATA_DIR: tempDir() });
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(new RegExp(`^cama: ${baseUrl.replace(/[./]/g, '\\$&')}/chat/completions is unreachable: [^\\n]+\\n$`));
-  }, 60_000);
+  });
 
   it('without CAMA_LLM_MODEL, says so before opening anything; the default methods never ask an LLM', async () => {
     const r = await cama(ARGS, { OPENAI_BASE_URL: baseUrl, CAMA_LLM_MODEL: '', WORKBENCH_DATA_DIR: tempDir() });
@@ -90,7 +90,7 @@ describe('cama eval with the LLM methods', () => {
     expect(r.stderr).toBe('cama: the LLM methods need a model name: set CAMA_LLM_MODEL (and OPENAI_BASE_URL for a server other than OpenAI)\n');
     const { DEFAULT_METHODS } = await import('../../electron/eval/methods');
     for (const m of ['rag_llm', 'madam_rag', 'cama_llm']) expect(DEFAULT_METHODS).not.toContain(m);
-  }, 60_000);
+  });
 
   it('--store keeps the answers in the store, so the store re-runs them with the server gone', async () => {
     const live = await startServer(llmLike(['Hana Kim', 'Omar Haddad', 'Ines Vidal']));
@@ -104,7 +104,7 @@ describe('cama eval with the LLM methods', () => {
     const again = await cama(['eval', '--store', file, '--methods', 'cama_llm', '--json'], env);
     expect(again.status, again.stderr).toBe(0);
     expect((JSON.parse(again.stdout) as Report).llm_cost.cama_llm!.cache_hits).toBe(cached);
-  }, 120_000);
+  });
 
   it('a run the LLM fails midway is saved as failed, naming the endpoint, never as a finished report', async () => {
     const scripted = llmLike(['Hana Kim', 'Omar Haddad', 'Ines Vidal']);
@@ -122,5 +122,5 @@ describe('cama eval with the LLM methods', () => {
     // Answers that came before the failure may be cached in the store (a re-run does not ask them again);
     // no more than the server gave.
     expect(withStore(file, (s) => (s.db.prepare('SELECT count(*) AS n FROM llm_cache').get() as { n: number }).n)).toBeLessThanOrEqual(3);
-  }, 60_000);
+  });
 });

@@ -73,7 +73,7 @@ describe('LLM methods on a bundle without claims', () => {
     expect(reads).toBeGreaterThanOrEqual(2);
     expect(expands).toBeGreaterThanOrEqual(1);
     for (const c of Object.values(cost)) expect(c.prompt_tokens).toBeGreaterThan(0);
-  }, 60_000);
+  });
 });
 
 describe('mentionsFrom: an LLM reading in the extractor\'s shape', () => {

@@ -43,7 +43,7 @@ beforeAll(async () => {
   fs.writeFileSync(trainFile, JSON.stringify(TRAIN));
   fs.writeFileSync(path.join(dir, 'validation.json'), JSON.stringify(VALIDATION));
   first = await trainPolicy(options(path.join(dir, 'a', 'policy.onnx')));
-}, 240_000);
+});
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -65,7 +65,7 @@ describe('train-policy from scratch', () => {
     expect(again.history.map((h) => [h.reward, h.loss, h.validation.reward])).toEqual(first.history.map((h) => [h.reward, h.loss, h.validation.reward]));
     const other = await trainPolicy({ ...options(path.join(dir, 'c', 'policy.onnx'), 4), calibrate: false, epochs: 1 });
     expect(sha(other.file)).not.toBe(sha(first.file));
-  }, 240_000);
+  });
 
   it('learns: greedy reward on its training episodes clearly above the untrained policy, sampled reward rising over the epochs', async () => {
     const setup = await engineSetupWithModel(MODEL);
@@ -92,5 +92,5 @@ describe('train-policy from scratch', () => {
       await trained.close();
       data.close();
     }
-  }, 120_000);
+  });
 });

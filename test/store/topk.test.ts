@@ -44,7 +44,7 @@ beforeAll(async () => {
   );
   store = Store.open(path.join(dir, 'store.db'));
   importBundle(store, path.join(dir, 'bundle'));
-}, 60_000);
+});
 afterAll(() => {
   store.close();
   fs.rmSync(dir, { recursive: true, force: true });
