@@ -5,6 +5,9 @@
 // they carry beyond the fact: residual words (not the question's, the key's or any hypothesis's) used by
 // few members of the slice, as the featurizer counts them, i.e. particulars such as a time, a place, a
 // reference. A calibrated D would sit near each group's share of copies; D ≥ 0.5 merges a pair's groups.
+// A second table splits the pairs that share such a word by how common the rarest shared word is in the
+// whole bundle (its share of all memories): a word rare in the slice but common in the corpus is a wording
+// template ("though I would double check"), not a particular.
 //   npx tsx test/bench/experiments/affinity-by-particulars.ts BUNDLE_DIR [MODEL.onnx]
 // Results are in the README ("Independent reports of one value share a slot").
 import { readFileSync } from 'node:fs';
@@ -35,6 +38,16 @@ const model = engine.model;
 if (!(model instanceof OnnxEvidenceModel)) throw new Error(`${modelFile ?? 'models/default.onnx'}: not a learned model`);
 
 const groups = new Map<string, { pairs: number; copies: number; dSum: number }>();
+// Document frequency of each content word over every memory of the bundle.
+const corpusDf = new Map<string, number>();
+let corpusN = 0;
+for (const line of readFileSync(join(dir, 'memories.jsonl'), 'utf8').split('\n')) {
+  if (!line) continue;
+  corpusN++;
+  for (const w of new Set(textFeatures((JSON.parse(line) as { text: string }).text).content)) corpusDf.set(w, (corpusDf.get(w) ?? 0) + 1);
+}
+const CORPUS_SHARES = [0.01, 0.03, 1];
+const byShare = CORPUS_SHARES.map(() => ({ pairs: 0, copies: 0, merged: 0 }));
 for (const q of store.queries()) {
   const slice = initialSlice(store, q, engine.config.k);
   const input = buildSliceInput(q, slice, store.edgesAmong(slice.map((m) => m.id)), engine.config.slots);
@@ -54,7 +67,18 @@ for (const q of store.queries()) {
       const b = factor.get(slice[j]!.id);
       if (a === undefined || b === undefined) continue;
       const [ri, rj] = [rare[i]!, rare[j]!];
-      const group = [...ri].some((w) => rj.has(w))
+      const sharedRare = [...ri].filter((w) => rj.has(w));
+      if (sharedRare.length > 0) {
+        const rarest = Math.min(...sharedRare.map((w) => (corpusDf.get(w) ?? 0) / corpusN));
+        CORPUS_SHARES.forEach((share, k) => {
+          if (rarest > share) return;
+          const c = byShare[k]!;
+          c.pairs++;
+          if (a === b) c.copies++;
+          else if ((affinity[i * K + j] as number) >= 0.5) c.merged++;
+        });
+      }
+      const group = sharedRare.length > 0
         ? 'share a particular'
         : ri.size > 0 && rj.size > 0
           ? 'both carry particulars, share none'
@@ -72,3 +96,8 @@ for (const q of store.queries()) {
 store.close();
 console.log(`| ${dir.split(/[\\/]/).pop()} | pairs | copies (same factor) | mean D |\n|---|---|---|---|`);
 for (const [name, g] of groups) console.log(`| ${name} | ${g.pairs} | ${((100 * g.copies) / g.pairs).toFixed(1)}% | ${(g.dSum / g.pairs).toFixed(2)} |`);
+console.log(`\n| share a rare word found in at most … of the ${corpusN} memories | copies | independent | independent with D ≥ 0.5 |\n|---|---|---|---|`);
+CORPUS_SHARES.forEach((share, k) => {
+  const c = byShare[k]!;
+  console.log(`| ${share === 1 ? 'any share' : `${share * 100}%`} | ${c.copies} | ${c.pairs - c.copies} | ${c.merged} |`);
+});
