@@ -1,7 +1,7 @@
 // The affinity head's refit, a last stage of training. D's output layer,
 //   D_ij = σ(a · g_iᵀg_j/√d_g + w_gᵀ pair_ij + b_g + λ μ b_ij),
 // is a logistic regression on inputs the rest of the network fixes (the embedding term and the pair cues).
-// Adam over the whole network leaves it under-fit: measured on the shipped model, agreeing reports that each
+// Adam over the whole network leaves it under-fit: measured on the model shipped before the refit, agreeing reports that each
 // carry particulars of their own and share none are 25-33% copies but get D 0.52-0.60, and a convex refit of
 // this layer alone lowers L_a on the training pairs by a fifth (README, "Independent reports of one value
 // share a slot"). The refit minimises L_a (mean binary cross-entropy against "same ground-truth factor")

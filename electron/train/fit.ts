@@ -190,14 +190,21 @@ export async function fit(
         mu: opts.mu,
         onProgress: (step, steps) => onProgress?.({ stage: 'refit', step, steps }),
       });
-      const refitParams = paramTensors(spec, refit.weights);
-      try {
-        // Reported beside the best epoch's: single-pass validation on the training distribution does not choose
-        // it (that is the validation protocol's job, over seeds: README, "The affinity head's refit").
-        refitResult = { ...refit.report, validation: validate(spec, refitParams, validation, valBase, valCorr, valText, opts.tauP, opts.slots) };
-        best = { ...best, weights: refit.weights };
-      } finally {
-        tf.dispose(Object.values(refitParams));
+      const bestEpoch = best.epoch;
+      const unchanged = history.find((h) => h.epoch === bestEpoch)?.validation;
+      if (refit.report.pairs === 0 && unchanged) {
+        // No ground-truth pairs (real data): the head is Adam's, and so is its validation.
+        refitResult = { ...refit.report, validation: unchanged };
+      } else {
+        const refitParams = paramTensors(spec, refit.weights);
+        try {
+          // Reported beside the best epoch's: single-pass validation on the training distribution does not choose
+          // it (that is the validation protocol's job, over seeds: README, "The affinity head's refit").
+          refitResult = { ...refit.report, validation: validate(spec, refitParams, validation, valBase, valCorr, valText, opts.tauP, opts.slots) };
+          best = { ...best, weights: refit.weights };
+        } finally {
+          tf.dispose(Object.values(refitParams));
+        }
       }
     }
   } finally {

@@ -343,25 +343,30 @@ export function whatIfCause(stored: Arbitration, recomputed: Arbitration): strin
 }
 
 function whatIfFinding(stored: Arbitration, recomputed: Arbitration, edits: WhatIfEditsLike): Finding[] {
-  const d = recomputed.nEff - stored.nEff;
+  const [before, after] = [fmt(stored.nEff, 3), fmt(recomputed.nEff, 3)];
   const causes = whatIfCause(stored, recomputed);
   // A change too small to show in three decimals reads as none ("falls from 5.000 to 5.000 (0.000)" says nothing).
-  if (Math.abs(d) < 1e-6 || fmt(recomputed.nEff, 3) === fmt(stored.nEff, 3)) {
+  if (before === after) {
+    const exact = Math.abs(recomputed.nEff - stored.nEff) < 1e-6;
+    const sameCount = groups(stored).size === groups(recomputed).size;
+    const why = causes.length > 0 ? `; ${causes.join('; ')}${sameCount ? ', with as many factors as before' : ''}` : '';
     return [
       {
         kind: 'whatif-neff',
         severity: 'info',
-        title: `N_eff unchanged (${fmt(stored.nEff, 3)})`,
-        text: `N_eff stays ${fmt(stored.nEff, 3)}${Math.abs(d) < 1e-6 ? '' : ' to three decimals'} after ${editsText(edits)}${causes.length > 0 ? `; ${causes.join('; ')}, with as many factors as before` : ''}.`,
+        title: `N_eff unchanged (${before})`,
+        text: `N_eff stays ${before}${exact ? '' : ' to three decimals'} after ${editsText(edits)}${why}.`,
       },
     ];
   }
+  // The change as shown: the difference of the two printed values, so the three numbers agree.
+  const shown = Number(after) - Number(before);
   return [
     {
       kind: 'whatif-neff',
       severity: 'info',
-      title: `N_eff ${fmt(stored.nEff, 3)} → ${fmt(recomputed.nEff, 3)}`,
-      text: `N_eff ${d > 0 ? 'rises' : 'falls'} from ${fmt(stored.nEff, 3)} to ${fmt(recomputed.nEff, 3)} (${fmtSigned(d, 3)}) after ${editsText(edits)}${causes.length > 0 ? `: ${causes.join('; ')}` : ''}.`,
+      title: `N_eff ${before} → ${after}`,
+      text: `N_eff ${shown > 0 ? 'rises' : 'falls'} from ${before} to ${after} (${fmtSigned(shown, 3)}) after ${editsText(edits)}${causes.length > 0 ? `: ${causes.join('; ')}` : ''}.`,
     },
   ];
 }

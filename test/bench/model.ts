@@ -61,7 +61,8 @@ export async function trainingBench(dir: string): Promise<Record<string, unknown
     (e) => {
       if (e.phase === 'examples') examples = e.total;
       if (e.phase === 'fit' && fitStart === 0) fitStart = performance.now();
-      if (e.phase === 'write' && fitEnd === 0) fitEnd = performance.now();
+      // The epoch ends where the affinity head's refit (or, without one, the write) begins.
+      if ((e.phase === 'refit' || e.phase === 'write') && fitEnd === 0) fitEnd = performance.now();
     },
   );
   return {

@@ -6,13 +6,14 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { build } from 'vite';
+import { expect } from 'vitest';
 import { openFirstStore } from '../../electron/backend/first-store';
 import { startWebServer, type WebServer } from '../../electron/backend/server';
 import { WorkbenchService } from '../../electron/backend/service';
 import type { CallName, CallResult } from '../../shared/contract';
-import { PAGE_MS } from '../limits';
+import { HUNG_MS, PAGE_MS } from '../limits';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const CHROMIUM = '/usr/bin/chromium';
@@ -91,6 +92,16 @@ async function rendererBuild(production = false): Promise<string> {
     rmSync(scratch, { recursive: true, force: true });
   }
   return dir;
+}
+
+/**
+ * Waits for what a job shows when it finishes (`shown`), or for that job to fail, then throws with the
+ * job's message: a job's own completion, with no clock of its own (HUNG_MS only ends a hung run).
+ */
+export async function untilShownOrJobFails(page: Page, shown: Locator, kind: string): Promise<void> {
+  const failed = page.locator(`[data-testid="job-${kind}"][data-state="failed"]`);
+  await expect.poll(async () => (await shown.count()) > 0 || (await failed.count()) > 0, { timeout: HUNG_MS }).toBe(true);
+  if ((await shown.count()) === 0) throw new Error(`the ${kind} job failed: ${(await failed.first().textContent()) ?? ''}`);
 }
 
 export async function startWorkbench(opts: WorkbenchOptions = {}): Promise<Workbench> {

@@ -5,7 +5,7 @@
 // Screenshots land in test-artifacts/.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkbench, type Workbench } from './harness';
+import { startWorkbench, untilShownOrJobFails, type Workbench } from './harness';
 
 let wb: Workbench;
 const AUTHOR = 'ada';
@@ -129,7 +129,7 @@ describe('models', () => {
     expect((await wb.api('models')).find((m) => m.active)?.name).toBe('wo-prov-prior');
     await wb.shot('models-switched');
     await wb.page.getByTestId('reanalyse-all').click();
-    await wb.page.getByTestId('reanalysed').waitFor({ timeout: 0 });
+    await untilShownOrJobFails(wb.page, wb.page.getByTestId('reanalysed'), 'analyse');
     const session = await wb.api('session');
     expect(session.store?.model.name).toBe('neural:wo-prov-prior');
   });
@@ -144,7 +144,7 @@ describe('models', () => {
     await wb.page.getByTestId('train-loss').waitFor();
     await wb.shot('models-training');
     const row = wb.page.locator('[data-testid="model-row"][data-model-name="e2e-from-labels"]');
-    await row.waitFor({ timeout: 0 }); // the training job's own completion: no clock
+    await untilShownOrJobFails(wb.page, row, 'train');
     const mine = (await wb.api('models')).find((m) => m.name === 'e2e-from-labels');
     expect(mine).toMatchObject({ origin: 'user', active: false, labelsUsed: (await wb.api('labels')).length });
     expect(mine?.validation?.cmr).toEqual(expect.any(Number));

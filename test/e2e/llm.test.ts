@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../cli/helpers';
 import { llmLike, type LoopbackServer, startServer } from '../llm/server';
-import { ARTIFACTS, startWorkbench, type Workbench } from './harness';
+import { ARTIFACTS, startWorkbench, untilShownOrJobFails, type Workbench } from './harness';
 
 const KEY = 'sk-e2e-NEVER-ON-THE-PAGE-42';
 const VARS = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'CAMA_LLM_MODEL'] as const;
@@ -68,7 +68,7 @@ describe('the LLM in the app', () => {
     await wb.page.getByTestId('eval-run-button').click();
 
     const row = wb.page.getByTestId('eval-llm-cost-cama_llm');
-    await row.waitFor({ timeout: 0 });
+    await untilShownOrJobFails(wb.page, row, 'eval');
     const runId = Number(new URL(wb.page.url()).hash.split('/').at(-1));
     const cost = (await wb.api('evalRun', { id: runId })).report?.llm_cost?.cama_llm;
     expect(cost?.calls).toBe(llm.requests.length);

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueryRow } from '../../shared/views';
-import { startWorkbench, type Workbench } from './harness';
+import { startWorkbench, untilShownOrJobFails, type Workbench } from './harness';
 
 let wb: Workbench;
 
@@ -108,7 +108,7 @@ describe('the workbench in a browser', () => {
   it('runs an evaluation with progress and shows the metrics table', async () => {
     await wb.page.goto(`${wb.web.url}#/eval`);
     await wb.page.getByTestId('eval-run-button').click();
-    await wb.page.getByTestId('metrics-table').waitFor({ timeout: 0 });
+    await untilShownOrJobFails(wb.page, wb.page.getByTestId('metrics-table'), 'eval');
     const text = (await wb.page.getByTestId('metrics-table').textContent()) ?? '';
     for (const method of ['majority_vote', 'provenance_root', 'cama']) expect(text).toContain(method);
     await wb.shot('evaluation');

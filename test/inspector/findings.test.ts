@@ -164,6 +164,12 @@ describe('findings on steps built for each case', () => {
     const swap = explain({ step: moved, whatIf: { stored: pair, edits } }).findings[0];
     expect(swap).toMatchObject({ kind: 'whatif-neff', title: 'N_eff unchanged (2.000)' });
     expect(swap?.text).toMatch(/^N_eff stays 2\.000 to three decimals after adding edge m3←m2; S1 and S2 merged into S2 .*, with as many factors as before\.$/);
+    // A merge with no split below the third decimal: unchanged as shown, but not "as many factors as before".
+    const merging = explain({ step: { ...stored, assignment: [oneHot(0), oneHot(1), oneHot(1)], nEff: 2.9999 }, whatIf: { stored, edits } }).findings[0];
+    expect(merging?.text).toBe('N_eff stays 3.000 to three decimals after adding edge m3←m2; S2 and S3 merged into S2 (m2 and m3 now count as one factor).');
+    // The difference printed is the printed values' difference: 2.0004 → 2.0006 rises by 0.001, not "0.000".
+    const nudged = explain({ step: { ...stored, nEff: 2.0006 }, whatIf: { stored: { ...stored, nEff: 2.0004 }, edits } }).findings[0];
+    expect(nudged?.text).toMatch(/^N_eff rises from 2\.000 to 2\.001 \(\+0\.001\) after adding edge m3←m2/);
   });
 
   it('counts only memories that state a value: a support row from a memory that states nothing backs nothing', () => {

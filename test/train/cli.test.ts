@@ -1,8 +1,22 @@
 // `cama train` is registered, documents its options, and refuses bad ones before doing any work.
 import { describe, expect, it } from 'vitest';
+import { trainCommand } from '../../electron/cli/commands/train';
 import { cama, ok } from '../cli/helpers';
 
 describe('cama train', () => {
+  it("--refit-affinity: on by default (ρ 1e-4), the same ρ for a bare flag, a given ρ, off with --no-refit-affinity", () => {
+    const refit = (...flags: string[]): unknown => {
+      const command = trainCommand().exitOverride().action(() => {}); // parse only: no training
+      command.parse(['--bundle', 'b', '--validation', 'v', '--out', 'm.onnx', ...flags], { from: 'user' });
+      return command.opts().refitAffinity;
+    };
+    expect(refit()).toBe(1e-4);
+    expect(refit('--refit-affinity')).toBe(1e-4);
+    expect(refit('--refit-affinity', '0.01')).toBe(0.01);
+    expect(refit('--no-refit-affinity')).toBe(false);
+    expect(() => refit('--refit-affinity', '-1')).toThrow(/ρ/);
+  });
+
   it('prints its usage and options, exit 0', () => {
     const r = ok(cama('train', '--help'));
     expect(r.stdout).toContain('Usage: cama train');

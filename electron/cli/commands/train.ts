@@ -60,6 +60,9 @@ function trainProgress(): { onEvent: (e: TrainEvent) => void; stop: () => void }
           break;
         }
         case 'refit':
+          if (phase !== e.phase && !tty) process.stderr.write('train: refitting the affinity head on the training pairs\n');
+          show(e.phase, e.done, e.total);
+          break;
         case 'calibrate':
         case 'evaluate':
           if (phase !== e.phase && !tty) process.stderr.write(`train: ${e.phase} on validation\n`);
@@ -199,7 +202,9 @@ export function trainCommand(): Command {
             c.calibration
               ? `calibrated on ${c.calibration.bundle}: τ_p=${c.calibration.tauP} τ_N=${c.calibration.tauN} τ_H=${c.calibration.tauH} (reward ${c.calibration.reward.toFixed(4)})`
               : 'not calibrated (--no-calibrate): the engine will use its default τ',
-            refit
+            refit && refit.pairs === 0
+              ? 'affinity head not refitted: the training data has no ground-truth factors'
+              : refit
               ? `affinity head refitted on ${refit.pairs} training pairs: L_a ${refit.lossBefore.toFixed(4)} → ${refit.lossAfter.toFixed(4)} (embedding scale ${refit.scale.toFixed(3)}, bias ${refit.bias.before.toFixed(2)} → ${refit.bias.after.toFixed(2)})`
               : '',
             v ? `validation with recovery: accuracy ${formatFixed(v.accuracy ?? undefined)} CMR ${formatFixed(v.cmr ?? undefined)} RS ${formatFixed(v.rs ?? undefined)}` : '',
