@@ -104,7 +104,7 @@ export async function fit(
   const valCorr = new Map([...validation.corr].map(([id, ex]) => [id, exampleTensors(ex, opts.mu)]));
   const valText = validation.text.map((ex) => exampleTensors(ex, opts.mu));
   const history: EpochReport[] = [];
-  let best: { score: number; epoch: number; weights: Weights } | null = null;
+  let best: { score: number; epoch: number; weights: Weights; validation: ValidationMetrics } | null = null;
   let refitResult: FitResult['refit'] | undefined;
   const steps = Math.ceil(train.length / opts.batchSize);
   const rng = new Random(opts.seed).fork('batches');
@@ -181,7 +181,7 @@ export async function fit(
         ms: performance.now() - start,
       };
       history.push(report);
-      if (!best || val.score > best.score) best = { score: val.score, epoch, weights: readWeights(variables) };
+      if (!best || val.score > best.score) best = { score: val.score, epoch, weights: readWeights(variables), validation: val };
       onProgress?.({ stage: 'epoch', epoch, epochs: opts.epochs, step: steps, steps, loss: report.loss, last: report });
     }
     if (best && opts.refitAffinity) {
@@ -190,11 +190,9 @@ export async function fit(
         mu: opts.mu,
         onProgress: (step, steps) => onProgress?.({ stage: 'refit', step, steps }),
       });
-      const bestEpoch = best.epoch;
-      const unchanged = history.find((h) => h.epoch === bestEpoch)?.validation;
-      if (refit.report.pairs === 0 && unchanged) {
+      if (refit.report.pairs === 0) {
         // No ground-truth pairs (real data): the head is Adam's, and so is its validation.
-        refitResult = { ...refit.report, validation: unchanged };
+        refitResult = { ...refit.report, validation: best.validation };
       } else {
         const refitParams = paramTensors(spec, refit.weights);
         try {

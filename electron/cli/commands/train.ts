@@ -79,6 +79,12 @@ function trainProgress(): { onEvent: (e: TrainEvent) => void; stop: () => void }
   };
 }
 
+/** What the affinity head's refit did, in one line of the summary. */
+function refitLine(r: AffinityRefitReport): string {
+  if (r.pairs === 0) return 'affinity head not refitted: the training data has no ground-truth factors';
+  return `affinity head refitted on ${r.pairs} training pairs: L_a ${r.lossBefore.toFixed(4)} → ${r.lossAfter.toFixed(4)} (embedding scale ${r.scale.toFixed(3)}, bias ${r.bias.before.toFixed(2)} → ${r.bias.after.toFixed(2)})`;
+}
+
 export function trainCommand(): Command {
   return new Command('train')
     .description('train the neural evidence model (L_task + L_d, Eq. 14-15), export it to ONNX, calibrate τ on validation, write model + card')
@@ -202,11 +208,7 @@ export function trainCommand(): Command {
             c.calibration
               ? `calibrated on ${c.calibration.bundle}: τ_p=${c.calibration.tauP} τ_N=${c.calibration.tauN} τ_H=${c.calibration.tauH} (reward ${c.calibration.reward.toFixed(4)})`
               : 'not calibrated (--no-calibrate): the engine will use its default τ',
-            refit && refit.pairs === 0
-              ? 'affinity head not refitted: the training data has no ground-truth factors'
-              : refit
-              ? `affinity head refitted on ${refit.pairs} training pairs: L_a ${refit.lossBefore.toFixed(4)} → ${refit.lossAfter.toFixed(4)} (embedding scale ${refit.scale.toFixed(3)}, bias ${refit.bias.before.toFixed(2)} → ${refit.bias.after.toFixed(2)})`
-              : '',
+            refit ? refitLine(refit) : '',
             v ? `validation with recovery: accuracy ${formatFixed(v.accuracy ?? undefined)} CMR ${formatFixed(v.cmr ?? undefined)} RS ${formatFixed(v.rs ?? undefined)}` : '',
           ].filter(Boolean);
           process.stdout.write(`${lines.join('\n')}\n`);
