@@ -45,6 +45,8 @@ export interface ParamSpec {
   name: string;
   shape: number[];
   init: Init;
+  /** A fixed tensor (a mask): written with the weights, never trained. */
+  fixed?: boolean;
 }
 
 export type OpSpec =
@@ -97,6 +99,13 @@ export interface Hyper {
    * counts. Absent (false) in models trained before it existed.
    */
   contextFreeCredibility?: boolean;
+  /**
+   * The input projection does not read the memories' hashed texts (their first TEXT_DIM columns: W_m is
+   * masked to zero there). The text still reaches the model through its scalar cues, the pair features (what
+   * two texts share) and the support features, but not as a bag of words and n-grams in which a wording
+   * family's templates can be memorised. Absent (false) in models trained before it existed.
+   */
+  memoryTextBlind?: boolean;
 }
 
 export const DEFAULT_HYPER: Hyper = {
@@ -142,6 +151,12 @@ class Builder {
 
   param(name: string, shape: number[], init: Init = { kind: 'glorot' }): string {
     this.params.push({ name, shape, init });
+    return name;
+  }
+
+  /** A fixed tensor, written with the weights and never trained. */
+  fixed(name: string, shape: number[], values: readonly number[]): string {
+    this.params.push({ name, shape, init: { kind: 'values', values }, fixed: true });
     return name;
   }
 
@@ -219,7 +234,11 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   const one = g.constant('one', 1);
 
   // Query-conditioned input projection: x_i = tanh(W_m m_i + W_q q + b).
-  const wm = g.param('input.W_mem', [MEMORY_DIM, d]);
+  let wm = g.param('input.W_mem', [MEMORY_DIM, d]);
+  if (hyper.memoryTextBlind) {
+    const mask = Array.from({ length: MEMORY_DIM }, (_, c) => (c < TEXT_DIM ? 0 : 1));
+    wm = g.binary('Mul', wm, g.fixed('input.mem_text_mask', [MEMORY_DIM, 1], mask), 'input_W_mem_masked');
+  }
   const wq = g.param('input.W_query', [TEXT_DIM, d]);
   const bIn = g.param('input.b', [d], { kind: 'zeros' });
   let x = g.unary('Tanh', g.binary('Add', g.binary('Add', g.dense('memory_features', wm), g.dense('query_features', wq)), bIn), 'x_0');
@@ -277,7 +296,7 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   return { inputs: INPUTS, params: g.params, constants: g.constants, ops: g.ops, outputs: OUTPUTS };
 }
 
-/** Parameter count of a spec. */
+/** Parameter count of a spec (trained parameters; fixed masks are not counted). */
 export function parameterCount(spec: ModelSpec): number {
-  return spec.params.reduce((n, p) => n + p.shape.reduce((a, b) => a * b, 1), 0);
+  return spec.params.reduce((n, p) => n + (p.fixed ? 0 : p.shape.reduce((a, b) => a * b, 1)), 0);
 }

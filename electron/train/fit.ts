@@ -89,9 +89,10 @@ export async function fit(
   opts: FitOptions,
   onProgress?: (p: FitProgress) => void,
 ): Promise<FitResult> {
-  const variables = new Map(spec.params.map((p) => [p.name, tf.variable(tf.tensor(initial.get(p.name) as Float32Array, p.shape), true)]));
+  const variables = new Map(spec.params.map((p) => [p.name, tf.variable(tf.tensor(initial.get(p.name) as Float32Array, p.shape), !p.fixed)]));
   const params = Object.fromEntries(variables);
-  const varList = [...variables.values()];
+  // Fixed tensors (masks) are variables the optimiser never sees.
+  const varList = spec.params.filter((p) => !p.fixed).map((p) => variables.get(p.name) as tf.Variable);
   const matrices = spec.params.filter((p) => p.init.kind === 'glorot').map((p) => variables.get(p.name) as tf.Variable);
   const optimizer = tf.train.adam(opts.learningRate);
   const trainTensors = train.map((ex) => exampleTensors(ex, opts.mu));
@@ -208,7 +209,7 @@ export async function fit(
   } finally {
     for (const t of [...trainTensors, ...valBase, ...valCorr.values(), ...valText]) disposeExampleTensors(t);
     optimizer.dispose();
-    tf.dispose(varList);
+    tf.dispose([...variables.values()]);
   }
   if (!best) throw new Error('fit: no epoch ran (epochs must be ≥ 1)');
   return { weights: best.weights, bestEpoch: best.epoch, history, ...(refitResult ? { refit: refitResult } : {}) };

@@ -4,10 +4,12 @@
 import fs from 'node:fs';
 import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { featurize, type SliceFeatures } from '../../electron/model/featurizer';
+import { featurize, MEMORY_DIM, type SliceFeatures } from '../../electron/model/featurizer';
 import { exportOnnx, OPSET, readInitializers } from '../../electron/model/onnx-export';
 import { OnnxEvidenceModel } from '../../electron/model/onnx-model';
-import { buildSpec, DEFAULT_HYPER } from '../../electron/model/spec';
+import { buildSpec, DEFAULT_HYPER, parameterCount } from '../../electron/model/spec';
+import { TEXT_DIM } from '../../electron/model/text-hash';
+import { initialWeights } from '../../electron/model/weights';
 import { forward, inputTensors } from '../../electron/model/tf-forward';
 import { tf, useCpuBackend } from '../../electron/model/tf-setup';
 import type { Store } from '../../electron/store/store';
@@ -165,6 +167,41 @@ describe('tfjs forward pass vs onnxruntime', () => {
         return Float32Array.from(forward(contextFree, params, inputTensors(grown, 0.5)).credibility!.dataSync());
       });
       expect(Math.max(...Array.from(ref, (x, i) => Math.abs(x - (after[i] as number))))).toBeLessThan(1e-4);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('blind to the memories\' hashed texts, its outputs do not move when those columns change, and both runtimes agree', async () => {
+    const hyper = { ...DEFAULT_HYPER, memoryTextBlind: true };
+    const blind = buildSpec(hyper);
+    // One fixed mask more, counted as no parameter.
+    expect(blind.params.filter((p) => !spec.params.some((q) => q.name === p.name))).toEqual([
+      expect.objectContaining({ name: 'input.mem_text_mask', shape: [MEMORY_DIM, 1], fixed: true }),
+    ]);
+    expect(parameterCount(blind)).toBe(parameterCount(spec));
+    const blindWeights = new Map(weights);
+    blindWeights.set('input.mem_text_mask', initialWeights(blind, 1).get('input.mem_text_mask') as Float32Array);
+    const other = await OnnxEvidenceModel.fromBytes(exportOnnx(blind, blindWeights, { name: 'blind', mu: 0.5, hyper }), 'blind.onnx');
+    try {
+      const { features: f } = featuresWithK(10);
+      // The same slice with every memory's hashed text replaced by another memory's.
+      const shuffled = Float32Array.from(f.memory);
+      for (let i = 0; i < f.K; i++) shuffled.set(f.memory.subarray(((i + 1) % f.K) * MEMORY_DIM, ((i + 1) % f.K) * MEMORY_DIM + TEXT_DIM), i * MEMORY_DIM);
+      const g = { ...f, memory: shuffled };
+      const a = await other.run(f, 0.5);
+      const b = await other.run(g, 0.5);
+      expect(Math.max(...Array.from(a.affinity, (x, i) => Math.abs(x - (b.affinity[i] as number))))).toBe(0);
+      expect(Math.max(...Array.from(a.credibility, (x, i) => Math.abs(x - (b.credibility[i] as number))))).toBe(0);
+      // The same weights without the mask read them.
+      const plainA = (await model.run(f, 0.5)).affinity;
+      const plainB = (await model.run(g, 0.5)).affinity;
+      expect(Math.max(...Array.from(plainA, (x, i) => Math.abs(x - (plainB[i] as number))))).toBeGreaterThan(1e-3);
+      const ref = tf.tidy(() => {
+        const params = Object.fromEntries(blind.params.map((p) => [p.name, tf.tensor(blindWeights.get(p.name) as Float32Array, p.shape)]));
+        return Float32Array.from(forward(blind, params, inputTensors(g, 0.5)).affinity!.dataSync());
+      });
+      expect(Math.max(...Array.from(ref, (x, i) => Math.abs(x - (b.affinity[i] as number))))).toBeLessThan(1e-4);
     } finally {
       await other.close();
     }

@@ -5,6 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCard } from '../../electron/model/card';
+import { MEMORY_DIM } from '../../electron/model/featurizer';
+import { readInitializers } from '../../electron/model/onnx-export';
+import { TEXT_DIM } from '../../electron/model/text-hash';
 import { CONTRACT_VERSION, FEATURIZER_VERSION } from '../../electron/model/spec';
 import { engineSetupWithModel } from '../../electron/runtime/setup';
 import { type TrainResult, train } from '../../electron/train/trainer';
@@ -68,12 +71,17 @@ describe('train (30 subjects, 60 queries, 2 epochs)', () => {
     expect(setup.config.tauN).toBe(card?.calibration?.tauN);
   });
 
-  it('is reproducible by seed: the same seed gives the same weights bit for bit, another seed other weights', async () => {
+  it('is reproducible by seed: the same seed gives the same weights bit for bit, another seed other weights (and a fixed mask stays fixed)', async () => {
     const again = await train({ ...base(), out: path.join(dir, 'again', 'small.onnx'), calibrate: false });
     expect(fs.readFileSync(again.file).equals(fs.readFileSync(first.file))).toBe(true);
     expect(again.history.map((h) => h.loss)).toEqual(first.history.map((h) => h.loss));
-    const other = await train({ ...base(), epochs: 1, seed: 6, out: path.join(dir, 'other', 'small.onnx'), calibrate: false });
+    const other = await train({ ...base(), epochs: 1, seed: 6, out: path.join(dir, 'other', 'small.onnx'), calibrate: false, hyper: { memoryTextBlind: true } });
     expect(fs.readFileSync(other.file).equals(fs.readFileSync(first.file))).toBe(false);
     expect(readCard(other.cardFile)?.calibration).toBeNull();
+    // Blind to the memories' hashed texts: the mask on W_m is written as it was built, untouched by training.
+    expect(readCard(other.cardFile)?.architecture.hyper).toMatchObject({ memoryTextBlind: true });
+    const mask = readInitializers(fs.readFileSync(other.file)).get('input.mem_text_mask') as Float32Array;
+    expect(Array.from(mask)).toEqual(Array.from({ length: MEMORY_DIM }, (_, c) => (c < TEXT_DIM ? 0 : 1)));
+    expect(readInitializers(fs.readFileSync(first.file)).has('input.mem_text_mask')).toBe(false);
   });
 });

@@ -121,6 +121,7 @@ export function trainCommand(): Command {
     .option('--l2 <λ>', 'λ of an L2 penalty on the weight matrices', numberOption('l2', (x) => x >= 0), TRAIN_DEFAULTS.l2)
     .option('--tau-d <τ>', 'τ_d: temperature of L_d', numberOption('τ_d', (x) => x > 0), TRAIN_DEFAULTS.tauD)
     .option('--component-attention', "attention by recorded component: a source and its recorded copies draw the attention of one member (each key's logit − log of its provenance component's size)")
+    .option('--memory-text-blind', "the input projection does not read the memories' hashed texts (a wording family's vocabulary cannot be memorised); text still counts through the scalar, pair and support features")
     .option('--context-free-credibility', 'credibility c_i from the memory and the query alone (x_0), not from the attended representation, so the rest of the slice cannot move how much a statement counts')
     .option('--no-episodes', 'train on initial slices only (no final slices of recovery episodes)')
     .option('--no-variants', "leave out the training queries' corr / ind variant slices")
@@ -157,6 +158,7 @@ export function trainCommand(): Command {
         weakLabels?: boolean;
         componentAttention?: boolean;
         contextFreeCredibility?: boolean;
+        memoryTextBlind?: boolean;
       }) => {
         const progress = trainProgress();
         let engine: unknown;
@@ -195,6 +197,7 @@ export function trainCommand(): Command {
               hyper: {
                 ...(opts.componentAttention ? { componentAttention: true } : {}),
                 ...(opts.contextFreeCredibility ? { contextFreeCredibility: true } : {}),
+                ...(opts.memoryTextBlind ? { memoryTextBlind: true } : {}),
               },
             },
             progress.onEvent,
