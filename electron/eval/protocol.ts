@@ -14,7 +14,7 @@ import { Random } from '../common/random';
 import { convertSituatedQa, SITUATEDQA_DEFAULTS } from '../realdata/situatedqa';
 import { simulatorConfig } from '../simulator/config';
 import { simulate } from '../simulator/simulate';
-import { FAMILY_NAMES } from '../simulator/wording';
+import { ALL_FAMILY_NAMES } from '../simulator/wording';
 import { Store } from '../store/store';
 import { initialSlice } from '../engine/retrieve';
 import { normalize } from '../engine/text';
@@ -30,7 +30,7 @@ const SetSpec = z
     /** SituatedQA only: the part of the timeline file (a validation split holds a fifth of the train file's questions out). */
     part: z.enum(['train', 'validation', 'all']).optional(),
     /** The wording families to write in, over the set's own (a validation split keeps to the training families). */
-    families: z.array(z.enum(FAMILY_NAMES as [string, ...string[]])).min(1).optional(),
+    families: z.array(z.enum(ALL_FAMILY_NAMES as [string, ...string[]])).min(1).optional(),
     note: z.string().optional(),
   })
   .strict()

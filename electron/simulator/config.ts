@@ -3,7 +3,7 @@
 
 import { z } from 'zod';
 import { SUBJECT_KINDS, type SubjectKind } from './vocab';
-import { FAMILY_NAMES } from './wording';
+import { ALL_FAMILY_NAMES, FAMILY_NAMES, VALIDATION_FAMILY_NAMES } from './wording';
 
 const range = (min: number, max: number, lo: number, hi: number, what: string) =>
   z
@@ -82,10 +82,12 @@ export const SimulatorConfigSchema = z
     wording: z
       .object({
         families: z
-          .array(z.enum(FAMILY_NAMES as [string, ...string[]]))
+          .array(z.enum(ALL_FAMILY_NAMES as [string, ...string[]]))
           .min(1)
           .default([...FAMILY_NAMES])
-          .describe(`wording families memories are written in (${FAMILY_NAMES.join(', ')}); a split can hold whole families out`),
+          .describe(
+            `wording families memories are written in (${FAMILY_NAMES.join(', ')}; and, for model selection only, ${VALIDATION_FAMILY_NAMES.join(', ')}); a split can hold whole families out`,
+          ),
         agentStyleRate: probability(0.6, 'probability an agent writes in its own habitual family (else any allowed family)'),
         detailsPerSource: range(1, 3, 0, 6, 'detail phrases (time, place, document, witness, circumstance) of each independent event'),
         houseDetailRate: probability(
@@ -98,7 +100,7 @@ export const SimulatorConfigSchema = z
         copyMarkerRate: probability(0.4, 'probability a paraphrase or summary carries a derivation marker ("according to X", "relayed", "summary of")'),
         originalMarkerRate: probability(0.25, 'probability an independent observation carries the same kind of marker, about its own sources'),
         rewriteAs: z
-          .enum(FAMILY_NAMES as [string, ...string[]])
+          .enum(ALL_FAMILY_NAMES as [string, ...string[]])
           .nullable()
           .default(null)
           .describe('after building the world, rewrite every memory in this one family (same facts, details, claims, metadata, provenance): for invariance checks'),

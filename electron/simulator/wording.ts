@@ -165,9 +165,44 @@ export const FAMILIES: readonly WordingFamily[] = [
 
 export const FAMILY_NAMES = FAMILIES.map((f) => f.name);
 
+/**
+ * Families kept for model selection alone: no training config and no report set writes in them, and no
+ * default includes them. Every family above is either trained on or held out for the report sets, so
+ * without these a validation set could only be in the training families, and a change whose gain or cost
+ * shows only in wording the model never saw would be invisible when choosing a model.
+ */
+export const VALIDATION_FAMILIES: readonly WordingFamily[] = [
+  {
+    name: 'email',
+    description: 'a short e-mail with a subject line',
+    render: (f, t, rng) => {
+      const greeting = pick(rng, ['Hi all,', 'Hello team,', 'Dear colleagues,', 'Good morning,']);
+      const m = t.marker ? ` (${t.marker})` : '';
+      const d = t.details.length > 0 ? ` For context: ${joinDetails(t.details)}.` : '';
+      const also = t.also ? ` One more thing: ${clause(t.also)}.` : '';
+      const signOff = pick(rng, ['Best regards', 'Kind regards', 'Many thanks', 'Speak soon']);
+      return `Subject: ${f.topic}\n${greeting} writing to let you know that ${f.statement}${m}.${d}${also}\n${signOff}`;
+    },
+  },
+  {
+    name: 'table',
+    description: 'a row of a markdown table',
+    render: (f, t, rng) => {
+      const cells = [f.topic, f.value, t.details.length > 0 ? joinDetails(t.details, '; ') : '—', t.marker ?? '—'];
+      const row = pick(rng, [() => cells, () => [cells[1], cells[0], cells[2], cells[3]]])() as string[];
+      return `| ${row.join(' | ')} |${t.also ? `\n| ${clause(t.also)} | | | |` : ''}`;
+    },
+  },
+];
+
+export const VALIDATION_FAMILY_NAMES = VALIDATION_FAMILIES.map((f) => f.name);
+
+/** Every family a config may name: the trained and held-out ones, and the validation-only ones. */
+export const ALL_FAMILY_NAMES = [...FAMILY_NAMES, ...VALIDATION_FAMILY_NAMES];
+
 export function family(name: string): WordingFamily {
-  const f = FAMILIES.find((x) => x.name === name);
-  if (!f) throw new Error(`unknown wording family "${name}"; known: ${FAMILY_NAMES.join(', ')}`);
+  const f = FAMILIES.find((x) => x.name === name) ?? VALIDATION_FAMILIES.find((x) => x.name === name);
+  if (!f) throw new Error(`unknown wording family "${name}"; known: ${ALL_FAMILY_NAMES.join(', ')}`);
   return f;
 }
 

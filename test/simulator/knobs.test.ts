@@ -155,3 +155,25 @@ describe('wording.rewriteAs', () => {
     for (const e of chat.edges.filter((x) => x.relation === 'copy')) expect(chat.byId.get(e.child)!.text, e.child).toBe(chat.byId.get(e.parent)!.text);
   });
 });
+
+describe('wording.families: the validation-only families', () => {
+  it('writes in email and table only when a config names them; the default world never does', async () => {
+    const byDefault = await simulateBundle({ seed: 40 });
+    const used = new Set(byDefault.memories.map((m) => m.wording).filter((w) => w !== undefined));
+    expect(used.has('email') || used.has('table')).toBe(false);
+    expect(used.size).toBeGreaterThanOrEqual(8);
+
+    const held = await simulateBundle({ seed: 40, wording: { families: ['email', 'table'] } });
+    const facts = held.memories.filter((m) => m.derivation !== 'chatter');
+    expect(new Set(facts.map((m) => m.wording))).toEqual(new Set(['email', 'table']));
+    const email = facts.find((m) => m.wording === 'email')!;
+    expect(email.text).toMatch(/^Subject: .+\n.+ writing to let you know that .+\n/);
+    const table = facts.find((m) => m.wording === 'table')!;
+    expect(table.text).toMatch(/^\| .+ \| .+ \| .+ \| .+ \|/);
+    // A row states its memory's claimed value in a cell of its own.
+    for (const m of facts.filter((x) => x.wording === 'table' && (x.claims?.length ?? 0) > 0).slice(0, 30)) {
+      const value = String((m.claims![0] as { value: unknown }).value);
+      expect(m.text.split('\n')[0]!.split('|').map((c) => c.trim()), m.id).toContain(value);
+    }
+  });
+});
