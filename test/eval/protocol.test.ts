@@ -7,6 +7,7 @@ import { engineConfig } from '../../electron/engine/config';
 import { heuristicModel } from '../../electron/engine/evidence/heuristic';
 import { heuristicPolicy } from '../../electron/engine/policy';
 import { type ProtocolConfig, protocolChecks, readProtocol, renderProtocol, runProtocol } from '../../electron/eval/protocol';
+import { VALIDATION_FAMILY_NAMES } from '../../electron/simulator/wording';
 import { tempDir } from '../simulator/helpers';
 
 const ROOT = path.join(__dirname, '../..');
@@ -21,7 +22,7 @@ describe('the evaluation protocol', () => {
     expect(p.claims).toEqual(['keep', 'none']);
   });
 
-  it('the validation protocol mirrors the report shifts at seeds no report set uses, in the training families only', () => {
+  it('the validation protocol mirrors the report shifts at seeds no report set uses, in the training families or the validation-only ones', () => {
     const configs = path.join(ROOT, 'resources/configs');
     const report = readProtocol(path.join(configs, 'protocol.json'));
     const validation = readProtocol(path.join(configs, 'validation-protocol.json'));
@@ -35,8 +36,15 @@ describe('the evaluation protocol', () => {
       const k = knobs(s);
       expect(reportSeeds.has(k.seed), s.name).toBe(false);
       expect(k.families, s.name).toBeDefined();
-      expect(k.families!.filter((f) => !training.includes(f)), s.name).toEqual([]);
+      // A set is in the training families, or wholly in the families kept for model selection.
+      const outside = k.families!.filter((f) => !training.includes(f));
+      expect(outside.length === 0 || outside.length === k.families!.length, s.name).toBe(true);
+      expect(outside.filter((f) => !VALIDATION_FAMILY_NAMES.includes(f)), s.name).toEqual([]);
     }
+    // One set is in the validation-only families, which neither training nor any report set writes in.
+    expect(validation.sets.filter((s) => knobs(s).families!.every((f) => VALIDATION_FAMILY_NAMES.includes(f))).map((s) => s.name)).toEqual(['validation-families']);
+    for (const s of report.sets) expect((knobs(s).families ?? []).filter((f) => VALIDATION_FAMILY_NAMES.includes(f)), s.name).toEqual([]);
+    for (const f of ['simulator-train.json', 'situatedqa-train.json']) expect(knobs({ simulate: f }).families!.filter((x) => VALIDATION_FAMILY_NAMES.includes(x)), f).toEqual([]);
     // The SituatedQA set is the held-out fifth of the train file, never the dev file.
     expect(validation.sets.filter((s) => s.situatedqa).map((s) => [s.situatedqa, s.part])).toEqual([['../data/situatedqa/temp.train.jsonl', 'validation']]);
     // The same rates, claims modes, methods and targets as the report protocol.
