@@ -29,7 +29,7 @@ const SetSpec = z
     seed: z.number().int().min(0).optional(),
     /** SituatedQA only: the part of the timeline file (a validation split holds a fifth of the train file's questions out). */
     part: z.enum(['train', 'validation', 'all']).optional(),
-    /** The wording families to write in, over the set's own (a validation split keeps to the training families). */
+    /** The wording families to write in, over the set's own (a validation split keeps to the training families, or to the validation-only ones). */
     families: z.array(z.enum(ALL_FAMILY_NAMES as [string, ...string[]])).min(1).optional(),
     note: z.string().optional(),
   })

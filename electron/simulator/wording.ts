@@ -178,7 +178,7 @@ export const VALIDATION_FAMILIES: readonly WordingFamily[] = [
     render: (f, t, rng) => {
       const greeting = pick(rng, ['Hi all,', 'Hello team,', 'Dear colleagues,', 'Good morning,']);
       const m = t.marker ? ` (${t.marker})` : '';
-      const d = t.details.length > 0 ? ` For context: ${joinDetails(t.details)}.` : '';
+      const d = t.details.length > 0 ? ` Background: ${joinDetails(t.details)}.` : '';
       const also = t.also ? ` One more thing: ${clause(t.also)}.` : '';
       const signOff = pick(rng, ['Best regards', 'Kind regards', 'Many thanks', 'Speak soon']);
       return `Subject: ${f.topic}\n${greeting} writing to let you know that ${f.statement}${m}.${d}${also}\n${signOff}`;
