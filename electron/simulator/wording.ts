@@ -188,8 +188,11 @@ export const VALIDATION_FAMILIES: readonly WordingFamily[] = [
     name: 'table',
     description: 'a row of a markdown table',
     render: (f, t, rng) => {
-      const cells = [f.topic, f.value, t.details.length > 0 ? joinDetails(t.details, '; ') : '—', t.marker ?? '—'];
-      const row = pick(rng, [() => cells, () => [cells[1], cells[0], cells[2], cells[3]]])() as string[];
+      const rest = [t.details.length > 0 ? joinDetails(t.details, '; ') : '—', t.marker ?? '—'];
+      const row = pick(rng, [
+        [f.topic, f.value, ...rest],
+        [f.value, f.topic, ...rest],
+      ]);
       return `| ${row.join(' | ')} |${t.also ? `\n| ${clause(t.also)} | | | |` : ''}`;
     },
   },
@@ -198,10 +201,11 @@ export const VALIDATION_FAMILIES: readonly WordingFamily[] = [
 export const VALIDATION_FAMILY_NAMES = VALIDATION_FAMILIES.map((f) => f.name);
 
 /** Every family a config may name: the trained and held-out ones, and the validation-only ones. */
-export const ALL_FAMILY_NAMES = [...FAMILY_NAMES, ...VALIDATION_FAMILY_NAMES];
+const ALL_FAMILIES = [...FAMILIES, ...VALIDATION_FAMILIES];
+export const ALL_FAMILY_NAMES = ALL_FAMILIES.map((f) => f.name);
 
 export function family(name: string): WordingFamily {
-  const f = FAMILIES.find((x) => x.name === name) ?? VALIDATION_FAMILIES.find((x) => x.name === name);
+  const f = ALL_FAMILIES.find((x) => x.name === name);
   if (!f) throw new Error(`unknown wording family "${name}"; known: ${ALL_FAMILY_NAMES.join(', ')}`);
   return f;
 }
