@@ -258,6 +258,9 @@ export function trimName(text: string, s: number, e: number, segStart: number, i
   // answer ("Monarchos won ...", "Croatia is ...", "Croatia." on its own), not where it is an ordinary
   // word capitalised by its position ("Rain pooled by the gate").
   if (j - i === 1 && i === 0 && opensSentence && !STATES_IT.test(text.slice(at(i).e, at(i).e + 24))) return null;
+  // A lone word that opens a line and is followed by a colon labels the line ("Subject: ...", "Background: ..."):
+  // a field name, not a value.
+  if (j - i === 1 && i === 0 && opensSentence && /^\p{L}+(?::|(?=[ \t]*:(?!\d)))/u.test(text.slice(at(i).s, at(i).e + 3))) return null;
   let a = at(i).s;
   let b = at(j - 1).e;
   while (a < b && /[“"‘']/.test(text[a] as string)) a++;
@@ -269,12 +272,12 @@ export function trimName(text: string, s: number, e: number, segStart: number, i
 // ---- Delimited values -----------------------------------------------------------------------------
 
 const DELIM =
-  /(?:[ \t]+(?:is|was|are|were|has been|have been|had been|remains|remained|became|becomes|equals|stands at|stood at|totals|totaled|totalled)[ \t]+|[ \t]*(?::|=|->|→|=>|⇒)[ \t]*|[ \t]+[—–-][ \t]+|[—–])/g;
+  /(?:[ \t]+(?:is|was|are|were|has been|have been|had been|remains|remained|became|becomes|equals|stands at|stood at|totals|totaled|totalled)[ \t]+|[ \t]*(?:(?<!\d):|(?<=\d):(?!\d)|=|->|→|=>|⇒)[ \t]*|[ \t]+[—–-][ \t]+|[—–])/g;
 const ANSWER_LABEL =
   /(?:^|[^\p{L}])(?:a|ans|answer|value|val|result|reply|response|verdict|finding|conclusion|output|now|current|new|latest|updated?)["'’”]?\s*$/iu;
 const OLD_LABEL = /(?:^|[^\p{L}])(?:old|previous|prior|former|formerly|outdated|stale|was|before|earlier)["'’”]?\s*$/iu;
 const BULLET = /^(?:[-*•·▪]|\d+[.)])[ \t]+/;
-const CLAUSE_END = /[.!?](?=[\s"”')\]]|$)|[;\n(\[{"”]|,(?=\s)|[ \t][—–-][ \t]/;
+const CLAUSE_END = /[.!?](?=[\s"”')\]]|$)|[;\n(\[{"”|\t]|,(?=\s)|[ \t][—–-][ \t]/;
 const LEAD =
   /^(?:(?:the|a|an|now|currently|still|actually|officially|reportedly|apparently|probably|possibly|definitely|indeed|just|simply|called|named|known as|titled|entitled|listed as|given as|changed to|updated to|been|become)\s+)+/i;
 const LEAD_NEG = /^(?:not|no longer|never|formerly|previously|no)\s+/i;

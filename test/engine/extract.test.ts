@@ -170,6 +170,12 @@ describe('mentions: what is never a value', () => {
     expect(values("Per ESPN's Adam Schefter, the president of the USA is Joe Biden.", PRESIDENT)).toEqual(['Joe Biden']);
   });
 
+  it('a word that labels its line with a colon ("Subject:", "Background:"), not a time or a ratio', () => {
+    const mail = 'Subject: the president of the USA\nHi all, writing to say the president of the USA is Joe Biden.\nBackground: checked with Ana.';
+    expect(values(mail, PRESIDENT)).toEqual(['Joe Biden']);
+    expect(values('Subject: Miranda Otto, citizenship\nShe holds Australian citizenship.', OTTO)).toEqual(['Australian']);
+  });
+
   it('a lone surname folds into the full name it belongs to', () => {
     expect(mentions('The president of the USA is Joe Biden. Biden took office in 2021.', PRESIDENT)).toEqual([{ value: 'Joe Biden', start: 28, end: 37, polarity: '+', via: 'typed' }]);
   });
@@ -196,6 +202,9 @@ describe('mentions: text shapes', () => {
     ['{"q": "who is the president of the usa", "a": "Joe Biden", "src": "wiki"}', ['+Joe Biden']],
     ['President of the USA:\n- Joe Biden\n- (outdated: Donald Trump)', ['+Joe Biden', '-Donald Trump']],
     ['the president of the usa is joe biden', ['+joe biden']],
+    // A value ends at a field separator, and the colon of a time is not a delimiter.
+    ['LOG | topic=president_of_usa | value=joe biden | note1=on Thursday at 06:50', ['+joe biden']],
+    ['| Joe Biden | president of the usa | seen on Monday at 19:35 | relayed |', ['+Joe Biden']],
     ['Long day. Many sources checked. The USA now has Joe Biden as president, after Donald Trump left office. Lunch was late.', ['+Joe Biden', '+Donald Trump']],
   ])('%j', (text, expected) => {
     expect(signed(text, PRESIDENT)).toEqual(expected);
