@@ -1,6 +1,7 @@
 // The affinity head's refit on a small simulated world: it lowers the affinity's cross-entropy against the
 // ground-truth factors on the pairs it fits, the weights it writes give exactly the D it fitted (the scale
-// folded into affinity.W), it touches no other parameter, and a strong ridge keeps Adam's values.
+// folded into affinity.W), it touches no other parameter, it stops at the objective's minimum, and a strong
+// ridge keeps Adam's values.
 import * as tf from '@tensorflow/tfjs-core';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +74,32 @@ describe('affinity head refit', () => {
     // Only the head's three parameters change.
     const changed = spec.params.map((p) => p.name).filter((name) => !(weights.get(name) as Float32Array).every((v, i) => v === (start.get(name) as Float32Array)[i]));
     expect(changed.sort()).toEqual(['affinity.W', 'affinity.b', 'affinity.w_pair']);
+  });
+
+  it('stops at the minimum: moving the bias or any pair weight either way raises the objective', () => {
+    const start = initialWeights(spec, 3);
+    const ridge = 1e-3;
+    const { weights, report } = refitAffinityHead(spec, start, examples, { origins: ['initial', 'text'], ridge, mu });
+    const w0 = start.get('affinity.w_pair') as Float32Array;
+    const b0 = (start.get('affinity.b') as Float32Array)[0] as number;
+    // The objective as the forward pass computes it: cross-entropy plus the ridge pull (s = log a).
+    const objective = (w: Weights): number => {
+      const pull =
+        Math.log(report.scale) ** 2 +
+        (w.get('affinity.w_pair') as Float32Array).reduce((acc, v, p) => acc + (v - (w0[p] as number)) ** 2, 0) +
+        (((w.get('affinity.b') as Float32Array)[0] as number) - b0) ** 2;
+      return affinityCrossEntropy(w).loss + ridge * pull;
+    };
+    const at = objective(weights);
+    const nudged = (name: string, index: number, by: number): Weights => {
+      const v = Float32Array.from(weights.get(name) as Float32Array);
+      v[index] = (v[index] as number) + by;
+      return new Map(weights).set(name, v);
+    };
+    for (const [name, index] of [['affinity.b', 0], ...Array.from({ length: PAIR_DIM }, (_, p) => ['affinity.w_pair', p])] as Array<[string, number]>) {
+      for (const by of [0.05, -0.05]) expect(objective(nudged(name, index, by)), `${name}[${index}] ${by}`).toBeGreaterThan(at);
+    }
+    expect(report.steps).toBeLessThan(50);
   });
 
   it('keeps Adam\'s values under a strong ridge, and leaves a model without ground truth as it is', () => {
