@@ -12,6 +12,7 @@ import { initialSlice } from '../engine/retrieve';
 import { normalize } from '../engine/text';
 import type { SliceMemory } from '../engine/types';
 import type { EvalSource } from './methods';
+import { memoizedSource } from './source-memo';
 
 export const GRID = {
   tauP: [0.1, 0.25, 0.5, 1, 2],
@@ -37,7 +38,8 @@ export async function calibrate(
   opts: { stepCost: number; onProgress?: (done: number, total: number) => void },
 ): Promise<{ best: CalibrationPoint; grid: CalibrationPoint[] }> {
   type Data = EvalSource & { queries(): Query[] };
-  const stores: readonly Data[] = Array.isArray(data) ? (data as readonly Data[]) : [data as Data];
+  // The 180 settings replay the same episodes: remember the stores' answers (nothing writes to them here).
+  const stores: readonly Data[] = (Array.isArray(data) ? (data as readonly Data[]) : [data as Data]).map((s) => memoizedSource(s));
   const items = stores.flatMap((store) =>
     store
       .queries()
