@@ -281,6 +281,8 @@ const CLAUSE_END = /[.!?](?=[\s"”')\]]|$)|[;\n(\[{"”|\t]|,(?=\s)|[ \t][—�
 const LEAD =
   /^(?:(?:the|a|an|now|currently|still|actually|officially|reportedly|apparently|probably|possibly|definitely|indeed|just|simply|called|named|known as|titled|entitled|listed as|given as|changed to|updated to|been|become)\s+)+/i;
 const LEAD_NEG = /^(?:not|no longer|never|formerly|previously|no)\s+/i;
+// "has V as (its) K": group 1 the lead-in up to V, group 2 V; K, the word ending the match, must be a key word.
+const HAS_AS = /(\b(?:has|have|had)\s+)([^\s,;:.()[\]"“”][^,;:.()[\]"“”]{0,48}?)\s+as\s+(?:(?:its|their|his|her|the|a|an)\s+)?[\p{L}\p{N}'’-]+/giu;
 const CUT =
   /\s(?:as of|since|according to|per|in \d{4}|from|until|till|at the moment|right now|at present|for now|these days|i think|i believe|probably|apparently|though|although|but|which|who|whom|whose|that|when|while|because|after|before|if|with|by|in|on|at|for|and (?:the|it|he|she|they|i|we|this|that))\b/i;
 const BAD_FIRST = new Set(
@@ -306,7 +308,8 @@ export interface Delimited {
 /**
  * Values delimited in a segment: after "is / was / are / were / : / = / — / ->" that follows one of the key's
  * words (`hitEnds`: end offsets of key-word hits, ascending) within 60 characters, or an answer label
- * ("A:", "answer:", "value=", "now:"), or a bullet ("- X" in a list under the key), up to the clause end, at most 6 words after the lead-in words
+ * ("A:", "answer:", "value=", "now:"), or a bullet ("- X" in a list under the key), or between "has" and "as K" with K a
+ * key word ("X has V as industry"), up to the clause end, at most 6 words after the lead-in words
  * ("the", "now", "called") and the tail qualifiers ("as of", "since", "according to", ...) are cut.
  */
 export function delimitedSpans(text: string, seg: Segment, hitEnds: readonly number[]): Delimited[] {
@@ -326,6 +329,20 @@ export function delimitedSpans(text: string, seg: Segment, hitEnds: readonly num
   }
   const bullet = BULLET.exec(text.slice(seg.start, seg.end));
   if (bullet) values(seg.start + bullet[0].length, false);
+  // "X has V as (its) <key word>": the value before the key's word ("Kessler Holdings has logistics as industry").
+  HAS_AS.lastIndex = seg.start;
+  for (let m = HAS_AS.exec(text); m && m.index < seg.end; m = HAS_AS.exec(text)) {
+    const keyEnd = m.index + m[0].length;
+    if (keyEnd > seg.end || !hitEnds.includes(keyEnd)) continue;
+    const s = m.index + (m[1] as string).length;
+    const v = (m[2] as string).replace(LEAD, '');
+    const ws = v.split(/\s+/).filter((w) => w !== '');
+    const first = (ws[0] ?? '').toLowerCase();
+    // Not a verb form ("has been replaced as commissioner"): the same test as a delimited value's.
+    if (ws.length === 0 || ws.length > 6 || BAD_FIRST.has(first) || (/^\p{Ll}/u.test(first) && first.length >= 5 && /(?:ed|ly)$/.test(first))) continue;
+    const start = s + (m[2] as string).length - v.length;
+    out.push({ start, end: start + v.length, neg: false });
+  }
   return out.sort((a, b) => a.start - b.start);
 
   function values(from: number, old: boolean): void {

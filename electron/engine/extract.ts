@@ -108,6 +108,8 @@ interface Prepared {
   subject: string[] | null; // stems, a leading "the" dropped
   subjectLast: string | null;
   subjectNorm: string;
+  /** The subject as written (any case, any spacing), where the key has one. */
+  subjectPattern: RegExp | null;
   blocked: Set<string>; // stems and words of the question, subject and attribute
   known: RegExp | null;
   knownNorm: Map<string, string>;
@@ -151,6 +153,8 @@ function prepareKey(ctx: KeyContext): KeyPart {
     subject: subjectWords.length > 0 ? subjectWords.map(stem) : null,
     subjectLast: subjectWords.length > 1 && (subjectWords.at(-1) as string).length >= 3 ? stem(subjectWords.at(-1) as string) : null,
     subjectNorm: normalizeValue(subjectWords.join(' ')),
+    subjectPattern:
+      subjectWords.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}])${subjectWords.map(escape).join('\\s+')}(?![\\p{L}\\p{N}])`, 'giu') : null,
     blocked,
   };
 }
@@ -419,11 +423,14 @@ export function mentions(text: string, ctx: KeyContext): Mention[] {
     kept.push(c);
   }
   kept.sort((a, b) => a.start - b.start);
+  // Negation cues are read with the subject's own words blanked: "the old silo" names the subject, it does
+  // not say the value is old.
+  const cueText = p.subjectPattern ? text.replace(p.subjectPattern, (w) => ' '.repeat(w.length)) : text;
   const byNorm = new Map<string, Mention>();
   const tokensOf = new Map<string, Set<string>>();
   for (const c of kept) if (c.name && c.norm.includes(' ')) tokensOf.set(c.norm, new Set(c.norm.split(' ')));
   for (const c of kept) {
-    const pol = c.neg ? '-' : polarity(text, c.seg, c.start, c.end, c.dateLike);
+    const pol = c.neg ? '-' : polarity(cueText, c.seg, c.start, c.end, c.dateLike);
     let key = c.norm;
     if (c.name && !c.norm.includes(' ')) for (const [n, t] of tokensOf) if (t.has(c.norm)) key = n;
     const prev = byNorm.get(key);

@@ -310,6 +310,20 @@ describe('mentions on SituatedQA dev sentences', () => {
   });
 });
 
+describe('a structured key in plain sentences', () => {
+  const SILO: KeyContext = { question: 'What schedule does the old silo have now?', subject: 'the old silo', attribute: 'schedule' };
+  const KESSLER: KeyContext = { question: 'What industry is Kessler Holdings in?', subject: 'Kessler Holdings', attribute: 'industry' };
+  it('reads "X has V as <key word>", and not a verb form in that place', () => {
+    expect(signed('Kessler Holdings has logistics as industry, according to the register.', KESSLER)).toEqual(['+logistics']);
+    expect(signed('The old silo has dusk as its schedule.', SILO)).toEqual(['+dusk']);
+    expect(values('Kessler Holdings has expanded as industry demand rose.', KESSLER)).toEqual([]);
+  });
+  it('does not take the subject\'s own words for a negation ("the old silo" is a name, not an old value)', () => {
+    expect(signed('The old silo schedule is dusk.', SILO)).toEqual(['+dusk']);
+    expect(signed('The old silo schedule is no longer dawn.', SILO)).toEqual(['-dawn']);
+  });
+});
+
 describe('a lone capitalised word opening a sentence', () => {
   const OWNER: KeyContext = { question: 'Who owns the south gate?', subject: 'south gate', attribute: 'owner' };
   it('is an ordinary word there, not a candidate value', () => {
