@@ -261,7 +261,7 @@ function finalSlices(store: Store): Map<string, string[]> {
 async function pairDependence(store: Store, setup: EngineSetup, site: PairSite, a: string, b: string): Promise<number> {
   const query = store.query(site.queryId);
   if (!query) throw new Error(`label effect: unknown query "${site.queryId}"`);
-  const analysis = await analyseSlice(setup, query, store.memories(site.sliceIds), store.edgesAmong(site.sliceIds));
+  const analysis = await analyseSlice({ ...setup, source: store }, query, store.memories(site.sliceIds), store.edgesAmong(site.sliceIds));
   return dependency(analysis.assignment, site.sliceIds.indexOf(a), site.sliceIds.indexOf(b));
 }
 

@@ -53,7 +53,7 @@ function computeQueryRows(store: Store): QueryRow[] {
     let majority: string | null = null;
     if (first) {
       const slice = store.memories(first.sliceIds);
-      majority = majorityVote(slice, statedValues(q, slice)).answer;
+      majority = majorityVote(slice, statedValues(q, slice, store)).answer;
     }
     const cama = episode?.answer ?? null;
     const gold = q.answer ?? null;
@@ -101,7 +101,7 @@ export function episodeView(store: Store, id: number): EpisodeView {
     const slice = s.sliceIds.map((mid) => memories[mid]).filter((m): m is MemoryView => m !== undefined);
     // In the vote's own order (first supporter's rank), so the first top count is the baseline's pick
     // even on ties; hypotheses nobody asserts follow with 0.
-    const tally = majorityVote(slice, statedValues(query, slice)).tally.map((x) => ({ value: x.value, count: x.weight }));
+    const tally = majorityVote(slice, statedValues(query, slice, store)).tally.map((x) => ({ value: x.value, count: x.weight }));
     return [...tally, ...s.hypotheses.filter((h) => !tally.some((x) => sameValue(x.value, h))).map((h) => ({ value: h, count: 0 }))];
   });
   return { episode, query, memories, agents, labels, votes };
@@ -205,7 +205,7 @@ export async function whatIf(
   // The episode's own thresholds and budget, not whatever the app runs with today.
   const { model: _model, policy: _policy, modelHeuristic: _mh, policyHeuristic: _ph, ...stored } = episode.config as Record<string, unknown>;
   const config = engineConfig(stored);
-  const a = await analyseSlice({ ...setup, config }, query, store.memories(sliceIds), edges);
+  const a = await analyseSlice({ ...setup, config, source: store }, query, store.memories(sliceIds), edges);
   const top = argmax(a.arbitration.posterior);
   return { step: analysisFields(sliceIds, edges, a, config), answer: top >= 0 ? (a.hypotheses[top]?.value ?? null) : null };
 }

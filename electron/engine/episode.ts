@@ -18,7 +18,7 @@ import { type Reformulator, reformulations } from './reformulate';
 import { initialSlice, retrieve } from './retrieve';
 import { evidenceMask, type SupportScores } from './scorer';
 import { buildSliceInput, buildSliceInputWith, type TextReader } from './slice-input';
-import type { MemorySource, SliceMemory } from './types';
+import type { MemorySource, SliceMemory, WordFrequency } from './types';
 
 export interface EngineDeps {
   source: MemorySource;
@@ -47,13 +47,13 @@ export interface SliceAnalysis {
 
 /** Arbitrates a given slice and provenance graph (also what the what-if view recomputes). */
 export async function analyseSlice(
-  deps: Pick<EngineDeps, 'model' | 'config' | 'reader'>,
+  deps: Pick<EngineDeps, 'model' | 'config' | 'reader'> & { source?: WordFrequency },
   query: Query,
   slice: readonly SliceMemory[],
   edges: readonly ProvenanceEdge[],
 ): Promise<SliceAnalysis> {
   const { config } = deps;
-  const input = deps.reader ? await buildSliceInputWith(deps.reader, query, slice, edges, config.slots) : buildSliceInput(query, slice, edges, config.slots);
+  const input = deps.reader ? await buildSliceInputWith(deps.reader, query, slice, edges, config.slots) : buildSliceInput(query, slice, edges, config.slots, deps.source);
   const { key, hypotheses } = input;
 
   const t0 = performance.now();

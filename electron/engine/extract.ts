@@ -22,6 +22,12 @@ export interface KeyContext {
   knownValues?: readonly string[];
   /** Strings never returned as values (e.g. agent names). */
   exclude?: readonly string[];
+  /**
+   * Without a subject: the question's rarest words in the store (rarestWords). A text holding none of them
+   * is not about the key, however many of the question's common words it shares ("the last time mississippi
+   * state football beat alabama" is not about "when was the last time michigan beat osu in football").
+   */
+  rare?: readonly string[];
 }
 
 /** One candidate value in a text: [start, end) where it first appears, and how it was found. */
@@ -86,6 +92,10 @@ export function answerType(question: string, attribute?: string): AnswerType {
 
 // ---- Per-question preparation (memoised) ----------------------------------------------------------
 
+/** How many of the question's rarest words KeyContext.rare holds (chosen on SituatedQA validation: one rejects
+ * paraphrases that drop it, three reject almost nothing). */
+export const RARE_WORDS = 2;
+
 // Wh-words, auxiliaries and fillers text.ts's stopwords leave in; common words that weigh half.
 const QUESTION_FILLER = new Set(
   'whose whats whos wheres whens hows can could would should shall may might must s t also ever get got name called known one there'.split(' '),
@@ -106,6 +116,7 @@ interface Prepared {
   keys: Map<string, number>; // stem -> weight
   total: number;
   subject: string[] | null; // stems, a leading "the" dropped
+  rare: Set<string>; // stems of ctx.rare, where the key has no subject
   subjectLast: string | null;
   subjectNorm: string;
   /** The subject as written (any case, any spacing), where the key has one. */
@@ -150,6 +161,7 @@ function prepareKey(ctx: KeyContext): KeyPart {
   for (const w of contentWords(`${ctx.question} ${ctx.subject ?? ''} ${ctx.attribute ?? ''}`)) blocked.add(bare(w)).add(stem(bare(w)));
   return {
     type, want, plural: PLURAL.test(q), keys, total,
+    rare: new Set(ctx.subject ? [] : (ctx.rare ?? []).map((w) => stem(bare(w)))),
     subject: subjectWords.length > 0 ? subjectWords.map(stem) : null,
     subjectLast: subjectWords.length > 1 && (subjectWords.at(-1) as string).length >= 3 ? stem(subjectWords.at(-1) as string) : null,
     subjectNorm: normalizeValue(subjectWords.join(' ')),
@@ -157,6 +169,23 @@ function prepareKey(ctx: KeyContext): KeyPart {
       subjectWords.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}])${subjectWords.map(escape).join('\\s+')}(?![\\p{L}\\p{N}])`, 'giu') : null,
     blocked,
   };
+}
+
+/**
+ * The question's `n` rarest content words by `frequency` (how many memories of the store hold each), rarest
+ * first, ties in question order; words no memory holds are left out (they cannot tell texts apart).
+ */
+export function rarestWords(question: string, frequency: (word: string) => number, n = RARE_WORDS): string[] {
+  const seen = new Set<string>();
+  const counted: Array<{ word: string; df: number; at: number }> = [];
+  for (const w of contentWords(question)) {
+    const b = bare(w);
+    if (QUESTION_FILLER.has(b) || seen.has(b)) continue;
+    seen.add(b);
+    const df = frequency(b);
+    if (df > 0) counted.push({ word: b, df, at: counted.length });
+  }
+  return counted.sort((a, b) => a.df - b.df || a.at - b.at).slice(0, n).map((c) => c.word);
 }
 
 /** The knownValues' part: their normalised forms and one pattern finding any of them. */
@@ -186,7 +215,7 @@ function remembered<T>(memo: Map<string, T>, id: string, make: () => T): T {
 function prepare(ctx: KeyContext): Prepared {
   const known = ctx.knownValues ?? [];
   return {
-    ...remembered(KEY_PARTS, [ctx.question, ctx.subject ?? '', ctx.attribute ?? ''].join('\u0001'), () => prepareKey(ctx)),
+    ...remembered(KEY_PARTS, [ctx.question, ctx.subject ?? '', ctx.attribute ?? '', (ctx.rare ?? []).join(' ')].join('\u0001'), () => prepareKey(ctx)),
     ...remembered(KNOWN_PARTS, known.join('\u0002'), () => prepareKnown(known)),
     exclude: (ctx.exclude ?? []).filter((x) => x.trim() !== '').map((x) => ({ norm: normalizeValue(x), tokens: new Set(words(x)) })),
   };
@@ -194,7 +223,7 @@ function prepare(ctx: KeyContext): Prepared {
 
 const MEMO = new Map<string, Prepared>();
 function prepared(ctx: KeyContext): Prepared {
-  const id = [ctx.question, ctx.subject ?? '', ctx.attribute ?? '', (ctx.knownValues ?? []).join('\u0002'), (ctx.exclude ?? []).join('\u0002')].join('\u0001');
+  const id = [ctx.question, ctx.subject ?? '', ctx.attribute ?? '', (ctx.rare ?? []).join(' '), (ctx.knownValues ?? []).join('\u0002'), (ctx.exclude ?? []).join('\u0002')].join('\u0001');
   let p = MEMO.get(id);
   if (!p) {
     if (MEMO.size >= 256) MEMO.clear();
@@ -229,6 +258,7 @@ function scan(text: string, p: Prepared): Scan {
   let share = 0;
   let si = 0;
   let segSeen = new Set<string>();
+  let rareSeen = p.rare.size === 0;
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
     const end = m.index + m[0].length;
@@ -237,6 +267,7 @@ function scan(text: string, p: Prepared): Scan {
       segSeen = new Set();
     }
     const st = stem(bare(m[0]));
+    if (!rareSeen && p.rare.has(st)) rareSeen = true;
     const w = p.keys.get(st);
     if (w !== undefined) {
       hitEnds.push(end);
@@ -258,6 +289,7 @@ function scan(text: string, p: Prepared): Scan {
     }
   }
   if (p.total === 0) share = 1;
+  if (!rareSeen) share = 0;
   const score = !p.subject ? share : full ? 0.6 + 0.4 * share : partial ? 0.35 + 0.3 * share : 0;
   const bestSeg = Math.max(1e-9, ...segShare);
   for (let i = 0; i < segs.length; i++) {
@@ -279,7 +311,7 @@ const SCAN_LIMIT = 20000;
  * mentions scan the same memory at every step, variant and method. The result is shared: read-only.
  */
 function scanned(text: string, ctx: KeyContext, p: Prepared): Scan {
-  const id = `${ctx.question}\u0001${ctx.subject ?? ''}\u0001${ctx.attribute ?? ''}\u0000${text}`;
+  const id = `${ctx.question}\u0001${ctx.subject ?? ''}\u0001${ctx.attribute ?? ''}\u0001${(ctx.rare ?? []).join(' ')}\u0000${text}`;
   let sc = SCANS.get(id);
   if (!sc) {
     if (SCANS.size >= SCAN_LIMIT) SCANS.clear();

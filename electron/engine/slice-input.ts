@@ -8,17 +8,18 @@ import { claimedValues, extractHypotheses, queryKey } from './hypotheses';
 import { provenancePrior } from './provenance';
 import { claimSupport } from './scorer';
 import { questionKey, readTexts, type TextReading } from './text-claims';
-import type { SliceMemory } from './types';
+import type { SliceMemory, WordFrequency } from './types';
 
 /**
  * The key is the query's (or the one the slice's claims are on); a slice with no claim at all, asked by a
  * query with no structured key, is about the question itself. Claim-free memories are read for the values
- * their text states, which join the hypotheses and give their support rows.
+ * their text states, which join the hypotheses and give their support rows; `words`, the store's word
+ * counts, tell which texts are about a question that is its own key (readTexts).
  */
-export function buildSliceInput(query: Query, slice: readonly SliceMemory[], edges: readonly ProvenanceEdge[], slots: number): SliceInput {
+export function buildSliceInput(query: Query, slice: readonly SliceMemory[], edges: readonly ProvenanceEdge[], slots: number, words?: WordFrequency): SliceInput {
   const key = queryKey(query, slice) ?? questionKey(query);
   const claimed = claimedValues(slice, key);
-  const reading = slice.some((m) => m.claims.length === 0) ? readTexts(query, key, slice, claimed.map((h) => h.value)) : undefined;
+  const reading = slice.some((m) => m.claims.length === 0) ? readTexts(query, key, slice, claimed.map((h) => h.value), words) : undefined;
   return assemble(query, key, slice, edges, slots, reading);
 }
 

@@ -9,8 +9,8 @@
 
 import type { ClaimKey, Query } from '../../shared/domain';
 import { normalizeValue } from '../../shared/values';
-import { aboutKey, type KeyContext, type Mention, mentions } from './extract';
-import type { SliceMemory } from './types';
+import { aboutKey, type KeyContext, type Mention, mentions, rarestWords } from './extract';
+import type { SliceMemory, WordFrequency } from './types';
 
 export const TEXT_SCORER = 'text';
 
@@ -55,7 +55,7 @@ const MEMO_LIMIT = 20000;
 
 /** mentions() with a bounded memo: an episode re-reads the same memories at every step and variant. */
 function mentionsOf(m: SliceMemory, ctx: KeyContext): Mention[] {
-  const id = `${m.id}\u0000${m.text.length}\u0000${ctx.question}\u0000${ctx.subject ?? ''}\u0000${ctx.attribute ?? ''}\u0000${(ctx.knownValues ?? []).join('\u0001')}\u0000${(ctx.exclude ?? []).join('\u0001')}`;
+  const id = `${m.id}\u0000${m.text.length}\u0000${ctx.question}\u0000${ctx.subject ?? ''}\u0000${ctx.attribute ?? ''}\u0000${(ctx.rare ?? []).join(' ')}\u0000${(ctx.knownValues ?? []).join('\u0001')}\u0000${(ctx.exclude ?? []).join('\u0001')}`;
   let hit = memo.get(id);
   if (!hit) {
     if (memo.size >= MEMO_LIMIT) memo.clear();
@@ -67,10 +67,13 @@ function mentionsOf(m: SliceMemory, ctx: KeyContext): Mention[] {
 
 /**
  * Reads the text of every claim-free memory of the slice for values stated on `key`. `knownValues` are
- * the values the slice's structured claims give the key (the extractor looks for them first).
+ * the values the slice's structured claims give the key (the extractor looks for them first). With `words`
+ * (the store's word counts) and a key that is the question itself, a text must hold one of the question's
+ * rarest words to be about it (KeyContext.rare).
  */
-export function readTexts(query: Pick<Query, 'text'>, key: ClaimKey | null, slice: readonly SliceMemory[], knownValues: readonly string[]): TextReading {
+export function readTexts(query: Pick<Query, 'text'>, key: ClaimKey | null, slice: readonly SliceMemory[], knownValues: readonly string[], words?: WordFrequency): TextReading {
   const ctx = keyContext(query, key, knownValues, agentNames(slice));
+  if (words && ctx.subject === undefined) ctx.rare = rarestWords(query.text, (w) => words.documentFrequency(w));
   return {
     mentions: slice.map((m) => (m.claims.length > 0 ? [] : mentionsOf(m, ctx))),
     about: slice.map((m) => aboutKey(m.text, ctx)),

@@ -15,4 +15,9 @@ export interface MemorySource {
   parentsOf(id: string): ProvenanceEdge[];
   /** Recorded edges with both ends in `ids`. */
   edgesAmong(ids: readonly string[]): ProvenanceEdge[];
+  /** How many memories of the store hold the word (as the full-text index reads it); 0 for none. */
+  documentFrequency(word: string): number;
 }
+
+/** What the text extractor asks a store: how rare each of the question's words is there. */
+export type WordFrequency = Pick<MemorySource, 'documentFrequency'>;

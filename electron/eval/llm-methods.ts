@@ -61,7 +61,7 @@ function promptMemory(m: SliceMemory): PromptMemory {
 
 /** The offline hypotheses of the slice: the candidates the LLM is offered. */
 function candidates(ctx: MethodContext, query: Query, slice: readonly SliceMemory[]): string[] {
-  return buildSliceInput(query, slice, [], ctx.config.slots).hypotheses.map((h) => h.value);
+  return buildSliceInput(query, slice, [], ctx.config.slots, ctx.source).hypotheses.map((h) => h.value);
 }
 
 /** The answer in the candidates' spelling where it is one of them. */

@@ -117,13 +117,13 @@ function trainedModel(fileName: string, howToTrain: string): ModelSwap {
 }
 
 export const METHODS: readonly Method[] = [
-  vote('majority_vote', 'one vote per memory entry', (_, q, s) => majorityVote(s, statedValues(q, s)).answer),
-  vote('reliability_vote', "entries weighted by their agent's reliability", (_, q, s) => reliabilityVote(s, statedValues(q, s)).answer),
+  vote('majority_vote', 'one vote per memory entry', (ctx, q, s) => majorityVote(s, statedValues(q, s, ctx.source)).answer),
+  vote('reliability_vote', "entries weighted by their agent's reliability", (ctx, q, s) => reliabilityVote(s, statedValues(q, s, ctx.source)).answer),
   vote('provenance_root', 'one vote per recorded provenance root', (ctx, q, s) =>
-    provenanceRootVote(s, statedValues(q, s), (id) => ctx.source.ancestorRoots(id)).answer,
+    provenanceRootVote(s, statedValues(q, s, ctx.source), (id) => ctx.source.ancestorRoots(id)).answer,
   ),
   vote('similarity_dedup', 'one vote per near-duplicate text cluster', (ctx, q, s) =>
-    similarityDedupVote(s, statedValues(q, s), ctx.config.duplicateThreshold).answer,
+    similarityDedupVote(s, statedValues(q, s, ctx.source), ctx.config.duplicateThreshold).answer,
   ),
   cama('cama', 'factor-level arbitration with Expand / Trace / Stop recovery', {}),
   cama('cama_wo_decoupling', 'w/o evidence decoupling: each memory its own slot', { decoupling: false }),

@@ -34,11 +34,13 @@ export function memoizedSource<S extends EvalSource & { queries(): Query[] }>(so
   const reads = new Map<string, SliceMemory[]>();
   const among = new Map<string, ProvenanceEdge[]>();
   const parents = new Map<string, ProvenanceEdge[]>();
+  const frequencies = new Map<string, number>();
   return {
     searchMemories: (match, opts) => [...remember(searches, searchKey(match, opts), limit, () => source.searchMemories(match, opts))],
     memories: (ids) => [...remember(reads, idsKey(ids), limit, () => source.memories(ids))],
     edgesAmong: (ids) => [...remember(among, idsKey(ids), limit, () => source.edgesAmong(ids))],
     parentsOf: (id) => [...remember(parents, id, limit, () => source.parentsOf(id))],
+    documentFrequency: (word) => remember(frequencies, word, limit, () => source.documentFrequency(word)),
     ancestorRoots: (id) => source.ancestorRoots(id),
     truths: (ids) => source.truths(ids),
     queries: () => source.queries(),

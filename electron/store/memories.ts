@@ -168,6 +168,11 @@ export class MemoryReader {
     return out;
   }
 
+  /** How many memories hold the word in their text (FTS5's index: any pool). */
+  documentFrequency(word: string): number {
+    return this.ranker.documentFrequency(word);
+  }
+
   /**
    * FTS5 MATCH `match` (an FTS5 query expression), best bm25 first, ties by insertion order. For a plain OR
    * of phrases (the engine's retrieval) bm25() runs only on rows that can reach the top (topk.ts): the same

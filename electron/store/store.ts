@@ -106,6 +106,11 @@ export class Store {
     return this.memoryReader.search(match, opts);
   }
 
+  /** How many memories hold the word in their text (the full-text index's count; any pool). */
+  documentFrequency(word: string): number {
+    return this.memoryReader.documentFrequency(word);
+  }
+
   /** Ids of memories with a claim on (subject, attribute), in insertion order; pools default to ['base']. */
   memoryIdsClaiming(key: ClaimKey, pools?: readonly MemoryPool[]): string[] {
     return this.memoryReader.idsClaiming(key, pools);

@@ -137,6 +137,14 @@ export class BoundedRanker {
     return d;
   }
 
+  /** How many rows hold `word` (one word, as the index tokenises it), cached until the database changes. */
+  documentFrequency(word: string): number {
+    const w = word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    if (!/^[\p{L}\p{N}]+$/u.test(w)) return 0;
+    this.refresh();
+    return this.docFreq(`"${w}"`).nHit;
+  }
+
   /**
    * The best `n` rows for `match` that pass the filters, best first, ties by rowid, with FTS5's scores;
    * undefined when the match is not a plain OR of phrases or every match would have to be scored.

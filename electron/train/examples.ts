@@ -228,7 +228,7 @@ export function makeExample(
 ): Example | null {
   if (slice.length === 0) return null;
   const ids = slice.map((m) => m.id);
-  const input = buildSliceInput(query, slice, source.edgesAmong(ids), slots);
+  const input = buildSliceInput(query, slice, source.edgesAmong(ids), slots, source);
   if (input.hypotheses.length === 0) return null;
   const K = slice.length;
   const L = input.hypotheses.length;

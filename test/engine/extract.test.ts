@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ABOUT_MIN, aboutKey, answerType, mentions, type KeyContext } from '../../electron/engine/extract';
+import { ABOUT_MIN, aboutKey, answerType, mentions, rarestWords, type KeyContext } from '../../electron/engine/extract';
 import { normalizeValue } from '../../shared/values';
 
 const values = (text: string, ctx: KeyContext): string[] => mentions(text, ctx).map((m) => m.value);
@@ -307,6 +307,25 @@ describe('mentions on SituatedQA dev sentences', () => {
     }
     // Measured: 5 of 408, each sharing most of its key ("... super bowl 2018", "... come out").
     expect(hits / (rows.length - 1)).toBeLessThan(0.03);
+  });
+});
+
+describe("a question that is its own key: the question's rarest words in the store", () => {
+  // How many memories hold each word, as a store's full-text index would count them.
+  const counts: Record<string, number> = { last: 300, time: 280, michigan: 12, beat: 40, osu: 9, football: 35, mississippi: 11, alabama: 10 };
+  const frequency = (w: string): number => counts[w] ?? 0;
+  const Q = 'when was the last time michigan beat osu in football';
+  it('are its rarest content words that some memory holds, rarest first', () => {
+    expect(rarestWords(Q, frequency)).toEqual(['osu', 'michigan']);
+    expect(rarestWords(Q, (w) => (w === 'osu' ? 0 : frequency(w)))).toEqual(['michigan', 'football']);
+  });
+  it('a text that shares the common words but none of them is not about the question', () => {
+    const ctx: KeyContext = { question: Q, rare: rarestWords(Q, frequency) };
+    const offKey = 'The last time mississippi state football beat alabama was November 4, 2006.';
+    expect(aboutKey(offKey, { question: Q })).toBeGreaterThanOrEqual(ABOUT_MIN);
+    expect(aboutKey(offKey, ctx)).toBe(0);
+    expect(mentions(offKey, ctx)).toEqual([]);
+    expect(values('Last michigan football — November 22, 2003.', ctx)).toEqual(['November 22, 2003']);
   });
 });
 

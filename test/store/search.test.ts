@@ -102,3 +102,17 @@ describe('memoryIdsClaiming', () => {
     expect(store.memoryIdsClaiming({ subject: 'north gate', attribute: 'colour' })).toEqual([]);
   });
 });
+
+describe('documentFrequency', () => {
+  it('counts the memories that hold a word, any pool, case and diacritics folded, and follows new memories', () => {
+    expect(store.documentFrequency('gate')).toBe(7);
+    expect(store.documentFrequency('North')).toBe(7);
+    expect(store.documentFrequency('bridge')).toBe(1);
+    expect(store.documentFrequency('zanzibar')).toBe(0);
+    expect(store.documentFrequency('two words')).toBe(0);
+    seed(store, { memories: [mem('z1', 'Zanzíbar gate report', {})] });
+    expect(store.documentFrequency('zanzibar')).toBe(1);
+    expect(store.documentFrequency('ZANZÍBAR')).toBe(1);
+    expect(store.documentFrequency('gate')).toBe(8);
+  });
+});
