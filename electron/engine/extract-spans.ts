@@ -222,6 +222,8 @@ const STATES_IT = /^(?:['’]s)?(?:\s*(?:$|[.,;:!?)\]—–=>-])|\s+(?:is|was|ar
 const CONNECTORS = new Set('of the a an de del della di da do dos das du des la le van von der den ter bin ibn al el y & in on at for to with from and under over'.split(' '));
 const FORCED_BEFORE = /(?:^|[.!?:;\-•*>"“(\[{]|\n)\s*$/;
 const CONTRACTION = /^\p{L}+['’](?:m|re|ve|ll|d|t)$/u;
+// A word of letters, then a colon (in the token, or after spaces, not a time's "19:35"): "Subject:".
+const LINE_LABEL = /^\p{L}+(?::|(?=[ \t]*:(?!\d)))/u;
 const ARTICLES = new Set(['the', 'a', 'an']);
 /** A name span [s, e) trimmed of sentence-initial words, labels, lower-case connectors and the question's own
  * words (`isKeyWord`; leading ones always, trailing ones where two words of the name's own remain), of quotes
@@ -260,7 +262,7 @@ export function trimName(text: string, s: number, e: number, segStart: number, i
   if (j - i === 1 && i === 0 && opensSentence && !STATES_IT.test(text.slice(at(i).e, at(i).e + 24))) return null;
   // A lone word that opens a line and is followed by a colon labels the line ("Subject: ...", "Background: ..."):
   // a field name, not a value.
-  if (j - i === 1 && i === 0 && opensSentence && /^\p{L}+(?::|(?=[ \t]*:(?!\d)))/u.test(text.slice(at(i).s, at(i).e + 3))) return null;
+  if (j - i === 1 && i === 0 && opensSentence && LINE_LABEL.test(text.slice(at(i).s, at(i).e + 3))) return null;
   let a = at(i).s;
   let b = at(j - 1).e;
   while (a < b && /[“"‘']/.test(text[a] as string)) a++;
@@ -297,6 +299,13 @@ const BAD_FIRST = new Set(
     'sworn drawn grown getting having doing making'
   ).split(' '),
 );
+
+/** Whether a value may begin with `word`: not a function word (BAD_FIRST), nor a participle or adverb of a
+ * letter-initial word ("replaced", "recently"). */
+function startsValue(word: string): boolean {
+  const w = word.toLowerCase();
+  return !BAD_FIRST.has(w) && !(/^\p{Ll}/u.test(w) && w.length >= 5 && /(?:ed|ly)$/.test(w));
+}
 
 /** A value written after a delimiter that follows the key's words; `neg` where it is stated as not / no longer / old. */
 export interface Delimited {
@@ -337,9 +346,8 @@ export function delimitedSpans(text: string, seg: Segment, hitEnds: readonly num
     const s = m.index + (m[1] as string).length;
     const v = (m[2] as string).replace(LEAD, '');
     const ws = v.split(/\s+/).filter((w) => w !== '');
-    const first = (ws[0] ?? '').toLowerCase();
     // Not a verb form ("has been replaced as commissioner"): the same test as a delimited value's.
-    if (ws.length === 0 || ws.length > 6 || BAD_FIRST.has(first) || (/^\p{Ll}/u.test(first) && first.length >= 5 && /(?:ed|ly)$/.test(first))) continue;
+    if (ws.length === 0 || ws.length > 6 || !startsValue(ws[0] as string)) continue;
     const start = s + (m[2] as string).length - v.length;
     out.push({ start, end: start + v.length, neg: false });
   }
@@ -375,9 +383,7 @@ export function delimitedSpans(text: string, seg: Segment, hitEnds: readonly num
     if (cut) rest = rest.slice(0, cut.index);
     rest = rest.replace(/[\s,;:.!?'"“”‘’)\]}]+$/u, '');
     const ws = rest.split(/\s+/).filter((w) => w !== '');
-    const first = (ws[0] ?? '').toLowerCase();
-    if (ws.length === 0 || ws.length > 6 || BAD_FIRST.has(first) || BAD_FIRST.has((ws[ws.length - 1] as string).toLowerCase())) return;
-    if (/^\p{Ll}/u.test(first) && first.length >= 5 && /(?:ed|ly)$/.test(first)) return;
+    if (ws.length === 0 || ws.length > 6 || !startsValue(ws[0] as string) || BAD_FIRST.has((ws[ws.length - 1] as string).toLowerCase())) return;
     out.push({ start: s, end: s + rest.length, neg });
   }
 }

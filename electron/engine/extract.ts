@@ -212,10 +212,20 @@ function remembered<T>(memo: Map<string, T>, id: string, make: () => T): T {
   return v;
 }
 
+/** What the key's part of a context is remembered by: the question, subject, attribute and rare words. */
+function keyId(ctx: KeyContext): string {
+  return [ctx.question, ctx.subject ?? '', ctx.attribute ?? '', (ctx.rare ?? []).join(' ')].join('\u0001');
+}
+
+/** What a whole context is remembered by (keyId, knownValues, exclude): equal ids read texts alike. */
+export function contextId(ctx: KeyContext): string {
+  return [keyId(ctx), (ctx.knownValues ?? []).join('\u0002'), (ctx.exclude ?? []).join('\u0002')].join('\u0001');
+}
+
 function prepare(ctx: KeyContext): Prepared {
   const known = ctx.knownValues ?? [];
   return {
-    ...remembered(KEY_PARTS, [ctx.question, ctx.subject ?? '', ctx.attribute ?? '', (ctx.rare ?? []).join(' ')].join('\u0001'), () => prepareKey(ctx)),
+    ...remembered(KEY_PARTS, keyId(ctx), () => prepareKey(ctx)),
     ...remembered(KNOWN_PARTS, known.join('\u0002'), () => prepareKnown(known)),
     exclude: (ctx.exclude ?? []).filter((x) => x.trim() !== '').map((x) => ({ norm: normalizeValue(x), tokens: new Set(words(x)) })),
   };
@@ -223,7 +233,7 @@ function prepare(ctx: KeyContext): Prepared {
 
 const MEMO = new Map<string, Prepared>();
 function prepared(ctx: KeyContext): Prepared {
-  const id = [ctx.question, ctx.subject ?? '', ctx.attribute ?? '', (ctx.rare ?? []).join(' '), (ctx.knownValues ?? []).join('\u0002'), (ctx.exclude ?? []).join('\u0002')].join('\u0001');
+  const id = contextId(ctx);
   let p = MEMO.get(id);
   if (!p) {
     if (MEMO.size >= 256) MEMO.clear();
@@ -306,12 +316,12 @@ const SCANS = new Map<string, Scan>();
 const SCAN_LIMIT = 20000;
 
 /**
- * scan() remembered by the text and the parts of the key it reads (the question, subject and attribute:
- * p.keys, p.total and p.subject come from them alone, never from knownValues or exclude). aboutKey and
+ * scan() remembered by the text and the parts of the key it reads (keyId: p.keys, p.total, p.subject and
+ * p.rare come from the question, subject, attribute and rare words alone, never from knownValues or exclude). aboutKey and
  * mentions scan the same memory at every step, variant and method. The result is shared: read-only.
  */
 function scanned(text: string, ctx: KeyContext, p: Prepared): Scan {
-  const id = `${ctx.question}\u0001${ctx.subject ?? ''}\u0001${ctx.attribute ?? ''}\u0001${(ctx.rare ?? []).join(' ')}\u0000${text}`;
+  const id = `${keyId(ctx)}\u0000${text}`;
   let sc = SCANS.get(id);
   if (!sc) {
     if (SCANS.size >= SCAN_LIMIT) SCANS.clear();

@@ -9,7 +9,7 @@
 
 import type { ClaimKey, Query } from '../../shared/domain';
 import { normalizeValue } from '../../shared/values';
-import { aboutKey, type KeyContext, type Mention, mentions, rarestWords } from './extract';
+import { aboutKey, contextId, type KeyContext, type Mention, mentions, rarestWords } from './extract';
 import type { SliceMemory, WordFrequency } from './types';
 
 export const TEXT_SCORER = 'text';
@@ -55,7 +55,7 @@ const MEMO_LIMIT = 20000;
 
 /** mentions() with a bounded memo: an episode re-reads the same memories at every step and variant. */
 function mentionsOf(m: SliceMemory, ctx: KeyContext): Mention[] {
-  const id = `${m.id}\u0000${m.text.length}\u0000${ctx.question}\u0000${ctx.subject ?? ''}\u0000${ctx.attribute ?? ''}\u0000${(ctx.rare ?? []).join(' ')}\u0000${(ctx.knownValues ?? []).join('\u0001')}\u0000${(ctx.exclude ?? []).join('\u0001')}`;
+  const id = `${m.id}\u0000${m.text.length}\u0000${contextId(ctx)}`;
   let hit = memo.get(id);
   if (!hit) {
     if (memo.size >= MEMO_LIMIT) memo.clear();

@@ -7,12 +7,14 @@
 // share a slot"). The refit minimises L_a (mean binary cross-entropy against "same ground-truth factor")
 // over the training pairs of the slices the engine sees first (the initial slices and their text-only
 // copies; the corr / ind variants append copies and so skew the share of copies), with a ridge pull towards
-// Adam's values, to convergence by damped Newton steps on the full batch: PAIR_DIM + 2 unknowns, so each step
-// is one pass over the pairs and an 18 × 18 solve, and a dozen steps reach the minimum that thousands of
-// first-order steps approached (full-batch Adam did this before: about a minute for the shipped model). Pairs joined by recorded provenance are left out: the fixed λ μ b_ij term decides
+// Adam's values, to convergence by damped Newton steps on the full batch: PAIR_DIM + 2 unknowns, so each
+// step is one pass over the pairs and an 18 × 18 solve, and a dozen steps reach the minimum that thousands
+// of first-order steps approached (full-batch Adam did this before: about a minute for the shipped model).
+// Pairs joined by recorded provenance are left out: the fixed λ μ b_ij term decides
 // them. The scale a is fitted as e^s (so it stays positive) and folded into affinity.W (× √a).
 
 import * as tf from '@tensorflow/tfjs-core';
+import { sigmoid } from '../../shared/math/cama';
 import { PAIR_DIM } from '../model/featurizer';
 import { AFFINITY_EMBEDDING_TERM, AFFINITY_PROVENANCE_TERM, type ModelSpec } from '../model/spec';
 import { forward, inputTensors, paramTensors } from '../model/tf-forward';
@@ -88,7 +90,6 @@ function collectPairs(spec: ModelSpec, weights: Weights, examples: readonly Exam
 
 /** softplus(z) = log(1 + e^z), stable for any z. */
 const softplus = (z: number): number => (z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z)));
-const sigmoid = (z: number): number => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
 
 /** Solves A x = r for a symmetric positive definite A (m × m, row-major) by Cholesky; null when A is not. */
 function choleskySolve(A: Float64Array, r: Float64Array, m: number): Float64Array | null {

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { featurize, MEMORY_DIM, type SliceFeatures } from '../../electron/model/featurizer';
 import { exportOnnx, OPSET, readInitializers } from '../../electron/model/onnx-export';
 import { OnnxEvidenceModel } from '../../electron/model/onnx-model';
-import { buildSpec, DEFAULT_HYPER, parameterCount } from '../../electron/model/spec';
+import { buildSpec, DEFAULT_HYPER, type ModelSpec, parameterCount } from '../../electron/model/spec';
 import { TEXT_DIM } from '../../electron/model/text-hash';
-import { initialWeights } from '../../electron/model/weights';
+import { initialWeights, type Weights } from '../../electron/model/weights';
 import { forward, inputTensors } from '../../electron/model/tf-forward';
 import { tf, useCpuBackend } from '../../electron/model/tf-setup';
 import type { Store } from '../../electron/store/store';
@@ -86,12 +86,21 @@ function appendMembers(f: SliceFeatures, extra: SliceFeatures, n: number): Slice
   return { K, L: f.L, memory, query: f.query, pairs, provenance, hypotheses: f.hypotheses, support, evidence };
 }
 
-function tfjsOutputs(f: SliceFeatures, mu: number): Record<string, Float32Array> {
+/** The trainer's forward pass (tfjs) of `of` with `using` on `f`: the reference onnxruntime must match. */
+function tfjsOutputs(f: SliceFeatures, mu: number, of: ModelSpec = spec, using: Weights = weights): Record<string, Float32Array> {
   return tf.tidy(() => {
-    const params = Object.fromEntries(spec.params.map((p) => [p.name, tf.tensor(weights.get(p.name) as Float32Array, p.shape)]));
-    const out = forward(spec, params, inputTensors(f, mu));
+    const params = Object.fromEntries(of.params.map((p) => [p.name, tf.tensor(using.get(p.name) as Float32Array, p.shape)]));
+    const out = forward(of, params, inputTensors(f, mu));
     return Object.fromEntries(Object.entries(out).map(([k, t]) => [k, Float32Array.from(t.dataSync())]));
   }) as unknown as Record<string, Float32Array>;
+}
+
+/** The largest |a_i − b_i| (same lengths). */
+function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  expect(b.length).toBe(a.length);
+  let worst = 0;
+  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs((a[i] as number) - (b[i] as number)));
+  return worst;
 }
 
 describe('tfjs forward pass vs onnxruntime', () => {
@@ -110,9 +119,7 @@ describe('tfjs forward pass vs onnxruntime', () => {
         ];
         for (const [name, a, b] of pairs) {
           expect(b.length, name).toBe(a.length);
-          let worst = 0;
-          for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs((a[i] as number) - (b[i] as number)));
-          expect(worst, name).toBeLessThan(1e-4);
+          expect(maxAbsDiff(a, b), name).toBeLessThan(1e-4);
         }
         // The affinity is symmetric with a unit diagonal (what the slot grouping reads).
         for (let i = 0; i < K; i++) {
@@ -130,16 +137,11 @@ describe('tfjs forward pass vs onnxruntime', () => {
     try {
       const { features } = featuresWithK(37);
       expect(features.provenance.reduce((n, b) => n + b, 0)).toBeGreaterThan(37); // some member has a recorded relative
-      const ref = tf.tidy(() => {
-        const params = Object.fromEntries(byComponent.params.map((p) => [p.name, tf.tensor(weights.get(p.name) as Float32Array, p.shape)]));
-        return Float32Array.from(forward(byComponent, params, inputTensors(features, 0.5)).credibility!.dataSync());
-      });
+      const ref = tfjsOutputs(features, 0.5, byComponent).credibility as Float32Array;
       const got = (await other.run(features, 0.5)).credibility;
-      let worst = 0;
-      for (let i = 0; i < ref.length; i++) worst = Math.max(worst, Math.abs((ref[i] as number) - (got[i] as number)));
-      expect(worst).toBeLessThan(1e-4);
+      expect(maxAbsDiff(ref, got)).toBeLessThan(1e-4);
       const plain = (await model.run(features, 0.5)).credibility;
-      expect(Math.max(...Array.from(plain, (x, i) => Math.abs(x - (got[i] as number))))).toBeGreaterThan(1e-3);
+      expect(maxAbsDiff(plain, got)).toBeGreaterThan(1e-3);
     } finally {
       await other.close();
     }
@@ -156,17 +158,14 @@ describe('tfjs forward pass vs onnxruntime', () => {
       const grown = appendMembers(f, extra, 5);
       const before = (await other.run(f, 0.5)).credibility;
       const after = (await other.run(grown, 0.5)).credibility;
-      expect(Math.max(...Array.from(before, (x, i) => Math.abs(x - (after[i] as number))))).toBeLessThan(1e-6);
+      expect(maxAbsDiff(before, after.subarray(0, before.length))).toBeLessThan(1e-6);
       // The attended credibility does move: what the flag removes.
       const plainBefore = (await model.run(f, 0.5)).credibility;
       const plainAfter = (await model.run(grown, 0.5)).credibility;
-      expect(Math.max(...Array.from(plainBefore, (x, i) => Math.abs(x - (plainAfter[i] as number))))).toBeGreaterThan(1e-3);
+      expect(maxAbsDiff(plainBefore, plainAfter.subarray(0, plainBefore.length))).toBeGreaterThan(1e-3);
       // And the graph computes what the trainer's forward pass computes.
-      const ref = tf.tidy(() => {
-        const params = Object.fromEntries(contextFree.params.map((p) => [p.name, tf.tensor(weights.get(p.name) as Float32Array, p.shape)]));
-        return Float32Array.from(forward(contextFree, params, inputTensors(grown, 0.5)).credibility!.dataSync());
-      });
-      expect(Math.max(...Array.from(ref, (x, i) => Math.abs(x - (after[i] as number))))).toBeLessThan(1e-4);
+      const ref = tfjsOutputs(grown, 0.5, contextFree).credibility as Float32Array;
+      expect(maxAbsDiff(ref, after)).toBeLessThan(1e-4);
     } finally {
       await other.close();
     }
@@ -191,17 +190,14 @@ describe('tfjs forward pass vs onnxruntime', () => {
       const g = { ...f, memory: shuffled };
       const a = await other.run(f, 0.5);
       const b = await other.run(g, 0.5);
-      expect(Math.max(...Array.from(a.affinity, (x, i) => Math.abs(x - (b.affinity[i] as number))))).toBe(0);
-      expect(Math.max(...Array.from(a.credibility, (x, i) => Math.abs(x - (b.credibility[i] as number))))).toBe(0);
+      expect(maxAbsDiff(a.affinity, b.affinity)).toBe(0);
+      expect(maxAbsDiff(a.credibility, b.credibility)).toBe(0);
       // The same weights without the mask read them.
       const plainA = (await model.run(f, 0.5)).affinity;
       const plainB = (await model.run(g, 0.5)).affinity;
-      expect(Math.max(...Array.from(plainA, (x, i) => Math.abs(x - (plainB[i] as number))))).toBeGreaterThan(1e-3);
-      const ref = tf.tidy(() => {
-        const params = Object.fromEntries(blind.params.map((p) => [p.name, tf.tensor(blindWeights.get(p.name) as Float32Array, p.shape)]));
-        return Float32Array.from(forward(blind, params, inputTensors(g, 0.5)).affinity!.dataSync());
-      });
-      expect(Math.max(...Array.from(ref, (x, i) => Math.abs(x - (b.affinity[i] as number))))).toBeLessThan(1e-4);
+      expect(maxAbsDiff(plainA, plainB)).toBeGreaterThan(1e-3);
+      const ref = tfjsOutputs(g, 0.5, blind, blindWeights).affinity as Float32Array;
+      expect(maxAbsDiff(ref, b.affinity)).toBeLessThan(1e-4);
     } finally {
       await other.close();
     }
