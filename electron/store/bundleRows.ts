@@ -2,6 +2,7 @@
 // the SQL here. Parsing, validation and the file format live in electron/bundle/.
 import type Database from 'better-sqlite3';
 import type { Label, MemoryPool } from '../../shared/domain';
+import { PostingsWriter } from './postings';
 
 /** A row's unknown bundle fields, in the order they appeared (round-tripped by export). */
 export type Extra = Record<string, unknown>;
@@ -117,7 +118,7 @@ export class BundleRows {
   private readonly writeTx: (r: BundleRecords, progress: (n: number) => void) => void;
   private readonly readTx: () => BundleRecords;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     this.s = Object.fromEntries(Object.entries(BUNDLE_SQL).map(([k, sql]) => [k, db.prepare(sql)])) as typeof this.s;
     this.writeTx = db.transaction((r: BundleRecords, progress: (n: number) => void) => this.writeAll(r, progress));
     // A (deferred) read transaction, so that export sees one snapshot even if another connection writes.
@@ -166,6 +167,7 @@ export class BundleRows {
   private writeAll(r: BundleRecords, progress: (n: number) => void): void {
     let done = 0;
     const tick = () => progress(++done);
+    const postings = new PostingsWriter(this.db);
     for (const id of r.implicitAgents) {
       this.s.insertImplicitAgent.run(id);
       tick();
@@ -191,11 +193,13 @@ export class BundleRows {
       });
       const rowid = info.lastInsertRowid;
       this.s.insertFts.run(rowid, m.text);
+      postings.add(rowid, m.text);
       (m.claims ?? []).forEach((c, idx) => {
         this.s.insertClaim.run({ rowid, idx, subject: c.subject, attribute: c.attribute, value: c.value, polarity: c.polarity ?? '+' });
       });
       tick();
     }
+    postings.write();
     for (const e of r.edges) {
       this.s.insertEdge.run({ child: e.child, parent: e.parent, relation: e.relation ?? null, extra: extraJson(e.extra) });
       tick();

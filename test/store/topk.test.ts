@@ -9,8 +9,12 @@ import { anyOf, contentWords } from '../../electron/engine/text';
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
-import { BoundedRanker, combinations, orOfPhrases, readVarint } from '../../electron/store/topk';
-import { mem, openTempStore, seed } from './helpers';
+import Database from 'better-sqlite3';
+import { migrate } from '../../electron/store/migrate';
+import { migrations } from '../../electron/store/migrations/index';
+import { decodePostings, encodePostings, exactTokens } from '../../electron/store/postings';
+import { BoundedRanker, orOfPhrases, readVarint } from '../../electron/store/topk';
+import { mem, openTempStore, seed, tempDir } from './helpers';
 
 describe('bounded ranking helpers', () => {
   it('reads SQLite varints', () => {
@@ -19,17 +23,27 @@ describe('bounded ranking helpers', () => {
   });
 
   it('takes only a plain OR of quoted phrases', () => {
-    expect(orOfPhrases('"a" OR "b c" OR "d""e"')).toEqual(['"a"', '"b c"', '"d""e"']);
-    expect(orOfPhrases('"a"')).toEqual(['"a"']);
+    expect(orOfPhrases('"a" OR "b c" OR "d""e" OR "a"')).toEqual(['a', 'b c', 'd"e', 'a']);
+    expect(orOfPhrases('"a"')).toEqual(['a']);
     expect(orOfPhrases('a OR b')).toBeUndefined();
     expect(orOfPhrases('("a") AND ("b")')).toBeUndefined();
     expect(orOfPhrases('("a" OR "b") NOT ("c")')).toBeUndefined();
   });
 
-  it('lists the minimal phrase sets whose bounds beat θ', () => {
-    expect(combinations(['"a"', '"b"', '"c"'], [5, 3, 2], 4)).toBe('("a") OR ("b" AND "c")');
-    expect(combinations(['"a"', '"b"', '"c"'], [5, 3, 2], 6)).toBe('("a" AND "b") OR ("a" AND "c")');
-    expect(combinations(['"a"', '"b"'], [5, 3], 9)).toBeUndefined();
+  it('reads texts as FTS5 tokenises them where it can, and says where it cannot', () => {
+    expect(exactTokens('The North-gate, at 19:35 — "open" 👍')).toEqual(['the', 'north', 'gate', 'at', '19', '35', 'open']);
+    expect(exactTokens('São Paulo')).toBeUndefined();
+    expect(exactTokens('x½')).toBeUndefined();
+  });
+
+  it('round-trips postings through their encoding, across chunks', () => {
+    const a = encodePostings([3, 200, 70000], [1, 2, 300], [5, 17, 1]);
+    const b = encodePostings([2 ** 31 - 1], [1], [9]);
+    const p = decodePostings([a, b]);
+    expect([...p.rowids]).toEqual([3, 200, 70000, 2 ** 31 - 1]);
+    expect([...p.freqs]).toEqual([1, 2, 300, 1]);
+    expect([...p.lengths]).toEqual([5, 17, 1, 9]);
+    expect(() => encodePostings([5, 5], [1, 1], [1, 1])).toThrow(/rowid order/);
   });
 });
 
@@ -84,7 +98,26 @@ describe('bounded ranking equals ranking every match', () => {
       const hits = ranker.top(match, 10, { pools: '["base"]', asOf: q.asOf ?? null, exclude: '[]' });
       if (hits) expect(hits.map((h) => h.score)).toEqual(store.searchMemories(match, { limit: 10, asOf: q.asOf, exhaustive: true }).map((h) => h.bm25));
     }
-    expect(ranker.counts.bounded).toBeGreaterThan(ranker.counts.exhaustive);
+    expect(ranker.counts.exhaustive).toBe(0);
+    expect(ranker.counts.bounded).toBe(store.queries().length);
+  });
+
+  it('keeps, for every word, exactly the rows FTS5 has, with their counts and lengths', () => {
+    const vocab = store.db.prepare<[], { term: string; doc: number; cnt: number }>(
+      `SELECT term, doc, cnt FROM temp.memories_fts_terms`,
+    );
+    new BoundedRanker(store.db); // creates the vocabulary view
+    const chunks = store.db.prepare<[string], { data: Buffer }>('SELECT data FROM memory_postings WHERE term = ? ORDER BY id');
+    const docsize = store.db.prepare<[number], { sz: Buffer }>('SELECT sz FROM memories_fts_docsize WHERE id = ?');
+    let words = 0;
+    for (const v of vocab.all()) {
+      const p = decodePostings(chunks.all(v.term).map((c) => c.data));
+      expect(p.rowids.length, v.term).toBe(v.doc);
+      expect(p.freqs.reduce((a, b) => a + b, 0), v.term).toBe(v.cnt);
+      for (let i = 0; i < Math.min(3, p.rowids.length); i++) expect(p.lengths[i]).toBe(readVarint(docsize.get(p.rowids[i]!)!.sz, 0)[0]);
+      words++;
+    }
+    expect(words).toBeGreaterThan(500);
   });
 
   it('sees rows written after the first search (cached counts are dropped)', () => {
@@ -95,5 +128,44 @@ describe('bounded ranking equals ranking every match', () => {
     const after = s.searchMemories('"north" OR "gate"', { limit: 10 });
     expect(after.map((h) => h.memory.id)).toEqual(s.searchMemories('"north" OR "gate"', { limit: 10, exhaustive: true }).map((h) => h.memory.id));
     expect(after.map((h) => h.memory.id)).toContain('m3');
+  });
+
+  it('ranks texts with letters outside ASCII exactly as FTS5 does', () => {
+    const s = openTempStore();
+    const texts = ['São Paulo is the capital', 'the capital of Paulo state', 'Sao Paulo capital capital', 'Zürich is no capital'];
+    seed(s, { agents: [{ id: 'a', name: 'A' }], memories: texts.map((t, i) => mem(`m${i}`, t, { time: 1 })) });
+    // FTS5 itself tokenised the texts with letters outside ASCII: "são" is "sao" to it, "zürich" "zurich"
+    const rows = (w: string) =>
+      decodePostings(s.db.prepare<[string], { data: Buffer }>('SELECT data FROM memory_postings WHERE term = ? ORDER BY id').all(w).map((c) => c.data));
+    expect([...rows('sao').rowids]).toEqual([1, 3]);
+    expect([...rows('zurich').lengths]).toEqual([4]);
+    expect([...rows('capital').freqs]).toEqual([1, 1, 2, 1]);
+    for (const match of ['"paulo" OR "capital"', '"sao" OR "zurich" OR "state"', '"capital" OR "state" OR "capital"', '"São" OR "Zürich"']) {
+      const got = s.searchMemories(match, { limit: 2 }).map((h) => `${h.memory.id}@${h.bm25}`);
+      expect(got).toEqual(s.searchMemories(match, { limit: 2, exhaustive: true }).map((h) => `${h.memory.id}@${h.bm25}`));
+    }
+  });
+
+  it('gives a store written before the postings existed its postings when it is opened', () => {
+    const file = path.join(tempDir(), 'v6.db');
+    const raw = new Database(file);
+    migrate(raw, file, migrations.slice(0, 6));
+    raw.prepare("INSERT INTO agents (id, implicit) VALUES ('a', 1)").run();
+    const texts = ['the north gate is open', 'north gate north gate', 'the south gate is shut today'];
+    texts.forEach((t, i) => {
+      const { lastInsertRowid } = raw.prepare("INSERT INTO memories (id, agent, text) VALUES (?, 'a', ?)").run(`m${i}`, t);
+      raw.prepare('INSERT INTO memories_fts (rowid, text) VALUES (?, ?)').run(lastInsertRowid, t);
+    });
+    raw.close();
+    const s = Store.open(file);
+    try {
+      const north = decodePostings(s.db.prepare<[string], { data: Buffer }>('SELECT data FROM memory_postings WHERE term = ?').all('north').map((c) => c.data));
+      expect({ rowids: [...north.rowids], freqs: [...north.freqs], lengths: [...north.lengths] }).toEqual({ rowids: [1, 2], freqs: [1, 2], lengths: [5, 4] });
+      expect(s.searchMemories('"north" OR "gate"', { limit: 2 }).map((h) => `${h.memory.id}@${h.bm25}`)).toEqual(
+        s.searchMemories('"north" OR "gate"', { limit: 2, exhaustive: true }).map((h) => `${h.memory.id}@${h.bm25}`),
+      );
+    } finally {
+      s.close();
+    }
   });
 });

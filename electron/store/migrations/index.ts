@@ -6,6 +6,7 @@ import { evalRunOwner } from './003-eval-run-owner';
 import { episodeMembers } from './004-episode-members';
 import { llmCache } from './005-llm-cache';
 import { labellingFunctions } from './006-labelling-functions';
+import { postings } from './007-postings';
 
 export interface Migration {
   /** The user_version the database has once this migration ran; 1, 2, 3, ... without gaps. */
@@ -14,4 +15,4 @@ export interface Migration {
   up(db: Database.Database): void;
 }
 
-export const migrations: readonly Migration[] = [initial, claimsNoCase, evalRunOwner, episodeMembers, llmCache, labellingFunctions];
+export const migrations: readonly Migration[] = [initial, claimsNoCase, evalRunOwner, episodeMembers, llmCache, labellingFunctions, postings];
