@@ -37,9 +37,12 @@ export function validateBundle(store: Store, b: ParsedBundle, errors: ErrorColle
   // An agent the store holds only implicitly (a memory named it) may be listed now: it is upgraded in place.
   const agentIds = checkIds('agents.jsonl', b.agents, (id) => rows.agentImplicit(id) === false, errors);
 
-  const memoryIds = checkIds('memories.jsonl', b.memories, (id) => rows.hasMemory(id), errors);
+  // Into an empty store (the usual first import) nothing can already exist: no lookup per row.
+  const storeHasMemory = rows.hasAnyMemory() ? (id: string) => rows.hasMemory(id) : () => false;
+  const storeHasEdge = rows.hasAnyEdge() ? (child: string, parent: string) => rows.hasEdge(child, parent) : () => false;
+  const memoryIds = checkIds('memories.jsonl', b.memories, storeHasMemory, errors);
   // When some memory line could not be read at all, its id is unknowable: skip "unknown memory" errors.
-  const knownMemory = (id: string) => !b.memories.complete || memoryIds.has(id) || rows.hasMemory(id);
+  const knownMemory = (id: string) => !b.memories.complete || memoryIds.has(id) || storeHasMemory(id);
   const unknown = (id: string) => `unknown memory id ${JSON.stringify(id)}`;
 
   const implicitAgents: string[] = [];
@@ -64,7 +67,7 @@ export function validateBundle(store: Store, b: ParsedBundle, errors: ErrorColle
     const first = edgeLine.get(key);
     const edge = `${JSON.stringify(e.child)} -> ${JSON.stringify(e.parent)}`;
     if (first !== undefined) errors.add('provenance.jsonl', line, 'parent', `duplicate edge ${edge} (first on line ${first})`);
-    else if (rows.hasEdge(e.child, e.parent)) errors.add('provenance.jsonl', line, 'parent', `edge ${edge} already exists in the store`);
+    else if (storeHasEdge(e.child, e.parent)) errors.add('provenance.jsonl', line, 'parent', `edge ${edge} already exists in the store`);
     else edgeLine.set(key, line);
     if (errors.errors.length === before) goodEdges.push({ ...e, line });
   }

@@ -85,6 +85,7 @@ export const BUNDLE_SQL = {
   queryExists: 'SELECT 1 AS one FROM queries WHERE id = ?',
   edgeExists: 'SELECT 1 AS one FROM provenance WHERE child = ? AND parent = ?',
   anyEdge: 'SELECT 1 AS one FROM provenance LIMIT 1',
+  anyMemory: 'SELECT 1 AS one FROM memories LIMIT 1',
   allEdges: 'SELECT child, parent FROM provenance ORDER BY rowid',
   selectAgents: 'SELECT id, name, reliability, extra FROM agents WHERE implicit = 0 ORDER BY rowid',
   selectMemories: `SELECT id, agent, text, kind, time, source_type, observed, claims, pool, factor, extra
@@ -140,6 +141,10 @@ export class BundleRows {
 
   hasEdge(child: string, parent: string): boolean {
     return this.s.edgeExists.get(child, parent) !== undefined;
+  }
+
+  hasAnyMemory(): boolean {
+    return this.s.anyMemory.get() !== undefined;
   }
 
   hasAnyEdge(): boolean {

@@ -13,17 +13,42 @@
 // to a scratch FTS5 table in the temp schema and read back through its instance vocabulary.
 import type Database from 'better-sqlite3';
 
-const NON_ASCII = /[^\x00-\x7f]/;
-const SEPARATOR = /[\p{P}\p{Z}\p{S}]/gu;
-const ASCII_TOKEN = /[a-z0-9]+/g;
+const SEPARATOR = /^[\p{P}\p{Z}\p{S}]$/u;
 
 /**
  * FTS5 unicode61's tokens of `text`, lower-cased, or undefined when the text holds a character outside
  * ASCII that is not punctuation, a space or a symbol (a letter, a digit, a mark: unicode61 folds those).
+ * (A scan rather than regular expressions: every imported text passes through here.)
  */
 export function exactTokens(text: string): string[] | undefined {
-  if (NON_ASCII.test(text) && NON_ASCII.test(text.replace(SEPARATOR, ' '))) return undefined;
-  return text.toLowerCase().match(ASCII_TOKEN) ?? [];
+  const out: string[] = [];
+  let start = -1;
+  let upper = false;
+  const n = text.length;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 32;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (c >= 65 && c <= 90) {
+      if (start < 0) start = i;
+      upper = true;
+      continue;
+    }
+    if (start >= 0) {
+      const t = text.slice(start, i);
+      out.push(upper ? t.toLowerCase() : t);
+      start = -1;
+      upper = false;
+    }
+    if (c >= 0x80) {
+      const cp = text.codePointAt(i) as number;
+      if (!SEPARATOR.test(String.fromCodePoint(cp))) return undefined;
+      if (cp > 0xffff) i++;
+    }
+  }
+  return out;
 }
 
 /** One word's postings, rowid order. */
@@ -115,12 +140,28 @@ export function fts5Tokens(
     insert.run(t.rowid, t.text);
     out.set(t.rowid, { length: 0, counts: new Map() });
   }
-  const instances = db.prepare<[], { term: string; doc: number }>('SELECT term, doc FROM temp.memory_postings_scratch_terms');
-  for (const { term, doc } of instances.iterate()) {
+  // Instances come by word, then row: count each run of one (word, row).
+  const instances = db.prepare<[], [string, number]>('SELECT term, doc FROM temp.memory_postings_scratch_terms').raw();
+  let term = '';
+  let doc = -1;
+  let f = 0;
+  const flush = () => {
+    if (f === 0) return;
     const o = out.get(doc) as { length: number; counts: Map<string, number> };
-    o.length++;
-    o.counts.set(term, (o.counts.get(term) ?? 0) + 1);
+    o.length += f;
+    o.counts.set(term, f);
+  };
+  for (const [t, d] of instances.iterate()) {
+    if (t === term && d === doc) {
+      f++;
+      continue;
+    }
+    flush();
+    term = t;
+    doc = d;
+    f = 1;
   }
+  flush();
   db.exec(`INSERT INTO temp.memory_postings_scratch (memory_postings_scratch) VALUES ('delete-all')`);
   return out;
 }
@@ -180,7 +221,12 @@ export class PostingsWriter {
   private readonly terms: string[] = [];
   private readonly entries = new Entries();
   private readonly other: Array<{ rowid: number; text: string }> = [];
+  /** Word ids some of whose entries came from `other` (after the rows read here: their runs merge). */
+  private readonly fromOthers = new Set<number>();
   private lastRowid = 0;
+  /** Per word id: the last row that held it, and its entry there (so a row's repeats count up in place). */
+  private lastRow = new Int32Array(1 << 12);
+  private lastEntry = new Int32Array(1 << 12);
 
   constructor(private readonly db: Database.Database) {}
 
@@ -193,9 +239,18 @@ export class PostingsWriter {
       this.other.push({ rowid: r, text });
       return;
     }
-    const counts = new Map<string, number>();
-    for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
-    for (const [t, f] of counts) this.entries.push(this.termId(t), r, f, tokens.length);
+    const e = this.entries;
+    for (const t of tokens) {
+      const id = this.termId(t);
+      if (this.lastRow[id] === r) {
+        const at = this.lastEntry[id] as number;
+        e.freq[at] = (e.freq[at] as number) + 1;
+      } else {
+        this.lastRow[id] = r;
+        this.lastEntry[id] = e.n;
+        e.push(id, r, 1, tokens.length);
+      }
+    }
   }
 
   private termId(t: string): number {
@@ -204,6 +259,15 @@ export class PostingsWriter {
       id = this.terms.length;
       this.ids.set(t, id);
       this.terms.push(t);
+      if (id >= this.lastRow.length) {
+        const grow = (a: Int32Array) => {
+          const b = new Int32Array(a.length * 2);
+          b.set(a);
+          return b;
+        };
+        this.lastRow = grow(this.lastRow);
+        this.lastEntry = grow(this.lastEntry);
+      }
     }
     return id;
   }
@@ -212,7 +276,11 @@ export class PostingsWriter {
   private tokeniseOthers(): void {
     if (this.other.length === 0) return;
     for (const [doc, { length, counts }] of fts5Tokens(this.db, this.other)) {
-      for (const [term, f] of counts) this.entries.push(this.termId(term), doc, f, length);
+      for (const [term, f] of counts) {
+        const id = this.termId(term);
+        this.fromOthers.add(id);
+        this.entries.push(id, doc, f, length);
+      }
     }
     this.other.length = 0;
   }
@@ -239,7 +307,8 @@ export class PostingsWriter {
     }
     const insert = this.db.prepare('INSERT INTO memory_postings (term, data) VALUES (?, ?)');
     for (let t = 0; t < nTerms; t++) {
-      const idx = mergeRuns(order.subarray(start[t], start[t + 1]), e.rowid);
+      const run = order.subarray(start[t], start[t + 1]);
+      const idx = this.fromOthers.has(t) ? mergeRuns(run, e.rowid) : run;
       const pick = (a: Int32Array) => {
         const out = new Int32Array(idx.length);
         for (let k = 0; k < idx.length; k++) out[k] = a[idx[k] as number] as number;

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { build } from 'vite';
-import { expect } from 'vitest';
 import { openFirstStore } from '../../electron/backend/first-store';
 import { startWebServer, type WebServer } from '../../electron/backend/server';
 import { WorkbenchService } from '../../electron/backend/service';
@@ -100,7 +99,8 @@ async function rendererBuild(production = false): Promise<string> {
  */
 export async function untilShownOrJobFails(page: Page, shown: Locator, kind: string): Promise<void> {
   const failed = page.locator(`[data-testid="job-${kind}"][data-state="failed"]`);
-  await expect.poll(async () => (await shown.count()) > 0 || (await failed.count()) > 0, { timeout: HUNG_MS }).toBe(true);
+  // Playwright's own wait (no vitest here: the bench drives the workbench through this harness too).
+  await shown.or(failed).first().waitFor({ state: 'attached', timeout: HUNG_MS });
   if ((await shown.count()) === 0) throw new Error(`the ${kind} job failed: ${(await failed.first().textContent()) ?? ''}`);
 }
 
