@@ -166,6 +166,13 @@ export function fts5Tokens(
   return out;
 }
 
+/** A copy of `a` twice as long, zeros after. */
+function grow(a: Int32Array): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
 /** Growable parallel arrays of (term id, rowid, f, D), one entry per word per row. */
 class Entries {
   term = new Int32Array(1 << 16);
@@ -176,11 +183,6 @@ class Entries {
 
   push(term: number, rowid: number, freq: number, length: number): void {
     if (this.n === this.term.length) {
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
       this.term = grow(this.term);
       this.rowid = grow(this.rowid);
       this.freq = grow(this.freq);
@@ -260,11 +262,6 @@ export class PostingsWriter {
       this.ids.set(t, id);
       this.terms.push(t);
       if (id >= this.lastRow.length) {
-        const grow = (a: Int32Array) => {
-          const b = new Int32Array(a.length * 2);
-          b.set(a);
-          return b;
-        };
         this.lastRow = grow(this.lastRow);
         this.lastEntry = grow(this.lastEntry);
       }
