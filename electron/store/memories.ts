@@ -174,9 +174,9 @@ export class MemoryReader {
   }
 
   /**
-   * FTS5 MATCH `match` (an FTS5 query expression), best bm25 first, ties by insertion order. For a plain OR
-   * of phrases (the engine's retrieval) bm25() runs only on rows that can reach the top (topk.ts): the same
-   * rows, order and scores.
+   * FTS5 MATCH `match` (an FTS5 query expression), best bm25 first, ties by insertion order. A plain OR of
+   * one-word phrases (the engine's retrieval) is ranked from the store's postings by MaxScore (topk.ts): the
+   * same rows, order and scores as FTS5's, without scoring every match.
    */
   search(match: string, opts: SearchOptions): SearchHit[] {
     if (!Number.isInteger(opts.limit) || opts.limit < 0) throw new Error(`search limit must be a non-negative integer, got ${opts.limit}`);

@@ -216,7 +216,7 @@ function mergeRuns(idx: Int32Array, rowid: Int32Array): Int32Array {
 
 /**
  * Gathers rows as they are written (after each is in FTS5's index, rowids ascending) and then writes one
- * chunk per word, inside the caller's transaction.
+ * chunk per word, inside the caller's transaction. One writer serves one write.
  */
 export class PostingsWriter {
   private readonly ids = new Map<string, number>();
@@ -313,7 +313,6 @@ export class PostingsWriter {
       };
       insert.run(this.terms[t], encodePostings(pick(e.rowid), pick(e.freq), pick(e.length)));
     }
-    this.entries.n = 0;
   }
 }
 
@@ -343,7 +342,12 @@ export class PostingsReader {
       this.cache.set(term, hit);
       return hit;
     }
-    const p = decodePostings(this.chunks.all(term).map((c) => c.data));
+    let p: Postings;
+    try {
+      p = decodePostings(this.chunks.all(term).map((c) => c.data));
+    } catch (err) {
+      throw new Error(`memory_postings of the word ${JSON.stringify(term)}: ${err instanceof Error ? err.message : String(err)}`);
+    }
     const size = p.rowids.length * 12;
     if (size <= this.budget) {
       for (const [k, v] of this.cache) {

@@ -154,10 +154,13 @@ export class BoundedRanker {
     return d;
   }
 
-  /** How many rows hold `word` (one word, as the index tokenises it), cached until the index changes. */
+  /**
+   * How many rows hold `word` (FTS5 tokenises it, as it does a search: case and diacritics folded; 0 for
+   * text that is not one word), cached until the index changes.
+   */
   documentFrequency(word: string): number {
-    const w = word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-    if (!/^[\p{L}\p{N}]+$/u.test(w)) return 0;
+    const w = this.wordOf(word);
+    if (w === undefined) return 0;
     this.refresh();
     return this.docFreq(w).nHit;
   }

@@ -103,10 +103,10 @@ describe('bounded ranking equals ranking every match', () => {
   });
 
   it('keeps, for every word, exactly the rows FTS5 has, with their counts and lengths', () => {
+    // the store's ranker made this vocabulary view when the store was opened
     const vocab = store.db.prepare<[], { term: string; doc: number; cnt: number }>(
       `SELECT term, doc, cnt FROM temp.memories_fts_terms`,
     );
-    new BoundedRanker(store.db); // creates the vocabulary view
     const chunks = store.db.prepare<[string], { data: Buffer }>('SELECT data FROM memory_postings WHERE term = ? ORDER BY id');
     const docsize = store.db.prepare<[number], { sz: Buffer }>('SELECT sz FROM memories_fts_docsize WHERE id = ?');
     let words = 0;
