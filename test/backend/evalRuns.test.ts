@@ -2,8 +2,6 @@
 // the store is opened, and runs can be deleted through the door, except one still being written.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebServer } from '../../electron/backend/server';
@@ -11,6 +9,7 @@ import type { WorkbenchService } from '../../electron/backend/service';
 import { Store } from '../../electron/store/store';
 import type { EvalRunSummary } from '../../shared/views';
 import { call, newServer, newService, ok } from './helpers';
+import { tempFolder } from '../cleanup';
 
 let service: WorkbenchService;
 let web: WebServer;
@@ -19,7 +18,7 @@ const runs = { finished: 0, killed: 0, running: 0 };
 let deadPid = 0;
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'wb-runs-'));
+  const dataDir = tempFolder('wb-runs-');
   storeFile = join(dataDir, 'runs.sqlite');
   // A process that has come and gone: its pid names no live process.
   deadPid = spawnSync(process.execPath, ['-e', '']).pid as number;

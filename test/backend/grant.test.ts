@@ -3,8 +3,7 @@
 // outside a bundle in any message. Through the real HTTP door, on real files, FIFOs and links.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,10 +14,11 @@ import { Store } from '../../electron/store/store';
 import type { JobStatus, Session } from '../../shared/views';
 import { call, newServer, ok, RESOURCES, WORKER } from './helpers';
 import { HUNG_MS } from '../limits';
+import { tempFolder } from '../cleanup';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const posix = process.platform !== 'win32';
-const folder = (name: string): string => realpathSync(mkdtempSync(join(tmpdir(), `wb-grant-${name}-`)));
+const folder = (name: string): string => realpathSync(tempFolder(`wb-grant-${name}-`));
 
 let dataDir: string;
 let allowed: string;

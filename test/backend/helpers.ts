@@ -1,24 +1,24 @@
 // A real backend for tests: the service over a fresh data folder, and the loopback server in front of it.
 
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallName, CallResult, Envelope } from '../../shared/contract';
 import type { JobStatus } from '../../shared/views';
 import { startWebServer, type WebServer } from '../../electron/backend/server';
 import { WorkbenchService } from '../../electron/backend/service';
+import { tempFolder } from '../cleanup';
 
 export const RESOURCES = fileURLToPath(new URL('../../resources', import.meta.url));
 export const WORKER = new URL('../../electron/backend/worker-tsx.mjs', import.meta.url);
 
-export function newService(dataDir = mkdtempSync(join(tmpdir(), 'wb-data-'))): WorkbenchService {
+export function newService(dataDir = tempFolder('wb-data-')): WorkbenchService {
   return new WorkbenchService({ mode: 'web', version: 'test', dataDir, resourcesDir: RESOURCES, worker: { url: WORKER } });
 }
 
 /** A server whose renderer folder holds a stand-in page (these tests are about the door, not the views). */
 export async function newServer(service: WorkbenchService): Promise<WebServer> {
-  const rendererDir = mkdtempSync(join(tmpdir(), 'wb-renderer-'));
+  const rendererDir = tempFolder('wb-renderer-');
   mkdirSync(join(rendererDir, 'assets'));
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>stand-in</title>');
   writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');

@@ -2,8 +2,7 @@
 // "unsure", labels exported in the bundle's labels.jsonl format, the training plan's refusals and
 // warnings, in-sample marking, and r_ij before / after on labelled pairs under two real models.
 
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportBundle } from '../../electron/bundle/export';
@@ -13,6 +12,7 @@ import type { WorkbenchService } from '../../electron/backend/service';
 import { Store } from '../../electron/store/store';
 import { DIVERSITY_WINDOW, maxRepeatInWindow } from '../../shared/diversify';
 import { caller, newService } from './helpers';
+import { tempFolder } from '../cleanup';
 
 let service: WorkbenchService;
 const { ok } = caller(() => service);
@@ -55,7 +55,7 @@ describe('labels export', () => {
     const { jsonl, count } = await ok('exportLabels');
     expect(count).toBe(3);
     const storePath = (await ok('session')).store?.path as string;
-    const dir = mkdtempSync(join(tmpdir(), 'wb-labels-export-'));
+    const dir = tempFolder('wb-labels-export-');
     const store = Store.open(storePath);
     try {
       exportBundle(store, dir);

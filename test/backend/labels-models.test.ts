@@ -1,20 +1,20 @@
 // Curating weak supervision in the app: the labelling queue, label agreement, and training / switching
 // evidence models.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFirstStore } from '../../electron/backend/first-store';
 import { WorkbenchService } from '../../electron/backend/service';
 import { caller, RESOURCES, WORKER } from './helpers';
+import { tempFolder } from '../cleanup';
 
 let service: WorkbenchService;
 
 const { ok, finished } = caller(() => service);
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'wb-labels-'));
+  const dataDir = tempFolder('wb-labels-');
   // A small validation set keeps the in-app training test short.
   const validation = join(dataDir, 'small-validation.json');
   writeFileSync(validation, JSON.stringify({ name: 'small-validation', seed: 77, world: { subjects: 15 }, queries: { count: 20 } }));

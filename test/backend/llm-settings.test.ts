@@ -3,8 +3,7 @@
 // evaluation job with cama_llm asks the loopback server (test/llm/server.ts), caches its answers in the
 // store's llm_cache, and the run records what the calls cost.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../../electron/bundle/import';
@@ -17,6 +16,7 @@ import type { EvalRunView, JobStatus, LlmSettingsView } from '../../shared/views
 import { ROOT } from '../cli/helpers';
 import { llmLike, type LoopbackServer, startServer, taskOf } from '../llm/server';
 import { call, newServer, RESOURCES, WORKER } from './helpers';
+import { tempFolder } from '../cleanup';
 
 const KEY = 'sk-test-KEEP-THIS-SECRET-0123456789';
 const BUNDLE = join(ROOT, 'test/fixtures/bundles/text-only');
@@ -32,7 +32,7 @@ describe('LlmSettings', () => {
   const env = { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1/', OPENAI_API_KEY: KEY, CAMA_LLM_MODEL: 'env-model' };
 
   it('web mode: shows the environment (the key only as set), runs with it, and refuses to save', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wb-llm-'));
+    const dir = tempFolder('wb-llm-');
     const settings = new LlmSettings(dir, 'web', undefined, env);
     expect(settings.view()).toEqual({ source: 'environment', endpoint: 'http://127.0.0.1:9/v1', model: 'env-model', keySet: true, configured: true, editable: false, keyStorage: 'environment' });
     expect(settings.config()).toMatchObject({ baseUrl: 'http://127.0.0.1:9/v1', model: 'env-model', apiKey: KEY });
@@ -42,7 +42,7 @@ describe('LlmSettings', () => {
   });
 
   it('Electron: saves endpoint, model and the key encrypted (never in plain text on disk); keeps, clears and resets', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wb-llm-'));
+    const dir = tempFolder('wb-llm-');
     const settings = new LlmSettings(dir, 'electron', fakeKeychain(), env);
     const view = settings.update({ endpoint: 'http://127.0.0.1:8080/v1/', model: ' qwen2.5-7b ', key: KEY });
     expect(view).toEqual({ source: 'saved', endpoint: 'http://127.0.0.1:8080/v1', model: 'qwen2.5-7b', keySet: true, configured: true, editable: true, keyStorage: 'keychain' });
@@ -59,7 +59,7 @@ describe('LlmSettings', () => {
   });
 
   it('Electron without a keychain: refuses to store a key, but saves endpoint and model', () => {
-    const settings = new LlmSettings(mkdtempSync(join(tmpdir(), 'wb-llm-')), 'electron', fakeKeychain(false), env);
+    const settings = new LlmSettings(tempFolder('wb-llm-'), 'electron', fakeKeychain(false), env);
     expect(() => settings.update({ endpoint: 'http://127.0.0.1:8080/v1', model: 'm', key: KEY })).toThrow(/no keychain.*OPENAI_API_KEY/);
     expect(settings.update({ endpoint: 'http://127.0.0.1:8080/v1', model: 'm' })).toMatchObject({ source: 'saved', keySet: false, keyStorage: 'unavailable' });
   });
@@ -98,7 +98,7 @@ describe('the LLM methods in the app', () => {
     llmServer = await startServer(llmLike(['Hana Kim', 'Omar Haddad', 'Ines Vidal']));
     for (const k of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'CAMA_LLM_MODEL']) saved[k] = process.env[k];
     Object.assign(process.env, { OPENAI_BASE_URL: llmServer.baseUrl, OPENAI_API_KEY: KEY, CAMA_LLM_MODEL: 'scripted' });
-    dataDir = mkdtempSync(join(tmpdir(), 'wb-llm-app-'));
+    dataDir = tempFolder('wb-llm-app-');
     const store = Store.open(join(dataDir, 'text-only.sqlite'));
     importBundle(store, BUNDLE);
     store.close();
@@ -164,7 +164,7 @@ describe('the LLM methods in the app', () => {
 
 describe('Electron door', () => {
   it('saves the settings through the service; its answers hold no key', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'wb-llm-el-'));
+    const dataDir = tempFolder('wb-llm-el-');
     const service = new WorkbenchService({ mode: 'electron', version: 'test', dataDir, resourcesDir: RESOURCES, worker: { url: WORKER }, secretBox: fakeKeychain() });
     const set = await service.dispatch('setLlmSettings', { endpoint: 'http://127.0.0.1:8080/v1', model: 'llama3', key: KEY });
     const read = await service.dispatch('llmSettings', {});

@@ -2,14 +2,14 @@
 // provenance table is seconds at a million memories): it must still see edges that another connection
 // (an import job's worker) commits afterwards.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { provenanceOverview } from '../../electron/backend/views';
 import { importBundle } from '../../electron/bundle/import';
 import { Store } from '../../electron/store/store';
+import { tempFolder } from '../cleanup';
 
 const BUNDLE = fileURLToPath(new URL('../fixtures/bundles/provenance', import.meta.url));
 const dirs: string[] = [];
@@ -19,7 +19,7 @@ afterEach(() => {
 
 describe('provenanceOverview across calls', () => {
   it('answers every limit from the same cascades, and sees edges another connection imports later', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wb-pv-memo-'));
+    const dir = tempFolder('wb-pv-memo-');
     dirs.push(dir);
     const file = join(dir, 'store.sqlite');
     const window = Store.open(file);

@@ -1,7 +1,6 @@
 // The backend service behind both doors: first start, the browser's rows, what-if, jobs, labels.
 
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFirstStore } from '../../electron/backend/first-store';
@@ -9,6 +8,7 @@ import type { WorkbenchService } from '../../electron/backend/service';
 import { importBundle } from '../../electron/bundle/import';
 import { Store } from '../../electron/store/store';
 import { caller, newService, RESOURCES } from './helpers';
+import { tempFolder } from '../cleanup';
 
 let service: WorkbenchService;
 let dataDir: string;
@@ -16,7 +16,7 @@ let dataDir: string;
 const { ok, finished } = caller(() => service);
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'wb-service-'));
+  dataDir = tempFolder('wb-service-');
   service = newService(dataDir);
   await openFirstStore(service);
 });
@@ -115,7 +115,7 @@ describe('what-if', () => {
 
 describe('jobs', () => {
   it('an import of a broken bundle fails naming file, line and field, and changes nothing', async () => {
-    const broken = mkdtempSync(join(tmpdir(), 'wb-broken-'));
+    const broken = tempFolder('wb-broken-');
     cpSync(join(RESOURCES, 'demo'), broken, { recursive: true });
     const memories = readFileSync(join(broken, 'memories.jsonl'), 'utf8').split('\n');
     memories[4] = (memories[4] as string).replace(/"agent":"[^"]*",/, '');
@@ -141,7 +141,7 @@ describe('jobs', () => {
   });
 
   it('exports the store in a worker, atomically, as a bundle that imports back to the same content', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'wb-export-')), 'bundle');
+    const dir = join(tempFolder('wb-export-'), 'bundle');
     const job = await finished(await ok('startExport', { dir }));
     expect(job.state).toBe('done');
     expect((job.result as { files: string[] }).files).toContain('memories.jsonl');

@@ -1,20 +1,18 @@
 // On the demo store: a memory's episodes equal what a scan of every episode's steps finds, and the
 // browser's "not sufficient at t=0" flag means exactly what it says (not the bundle's `insufficient` tag).
 
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFirstStore } from '../../electron/backend/first-store';
 import type { WorkbenchService } from '../../electron/backend/service';
 import { sameValue } from '../../shared/values';
 import { caller, newService } from './helpers';
+import { tempFolder } from '../cleanup';
 
 let service: WorkbenchService;
 const { ok } = caller(() => service);
 
 beforeAll(async () => {
-  service = newService(mkdtempSync(join(tmpdir(), 'wb-small-')));
+  service = newService(tempFolder('wb-small-'));
   await openFirstStore(service);
 });
 

@@ -5,22 +5,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
+import { afterThisFile } from '../cleanup';
 import { HUNG_MS } from '../limits';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
 
 export function tempDir(): string {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'cama-clitest-'));
-  dirs.push(d);
+  afterThisFile(() => fs.rmSync(d, { recursive: true, force: true }));
   return d;
 }
 

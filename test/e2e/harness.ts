@@ -108,8 +108,13 @@ export async function startWorkbench(opts: WorkbenchOptions = {}): Promise<Workb
   if (!existsSync(CHROMIUM)) {
     throw new Error(`end-to-end tests drive Debian's Chromium at ${CHROMIUM}: install it with "apt-get install -y chromium" (.ci/run does)`);
   }
+  // Folders this workbench made for itself, removed when it closes (a caller's opts.dir is the caller's).
+  const made: string[] = [];
   const folder = (name: string): string => {
-    if (!opts.dir) return mkdtempSync(join(tmpdir(), `wb-e2e-${name}-`));
+    if (!opts.dir) {
+      made.push(mkdtempSync(join(tmpdir(), `wb-e2e-${name}-`)));
+      return made[made.length - 1] as string;
+    }
     mkdirSync(join(opts.dir, name), { recursive: true });
     return join(opts.dir, name);
   };
@@ -163,6 +168,7 @@ export async function startWorkbench(opts: WorkbenchOptions = {}): Promise<Workb
       await context.close();
       await web.close();
       service.close();
+      for (const dir of made) rmSync(dir, { recursive: true, force: true });
       if (!checkConsole) return;
       const unexpected = errors.filter((e) => !/401|token/.test(e));
       if (unexpected.length > 0) throw new Error(`the page logged errors:\n${unexpected.join('\n')}`);

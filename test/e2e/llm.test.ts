@@ -3,13 +3,12 @@
 // set (never the key); the Evaluation view offers the LLM methods unticked, with a note on cost; a run
 // with cama_llm shows what its calls cost, the numbers the backend saved. Screenshots in test-artifacts/.
 
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../cli/helpers';
 import { llmLike, type LoopbackServer, startServer } from '../llm/server';
 import { ARTIFACTS, startWorkbench, untilShownOrJobFails, type Workbench } from './harness';
+import { tempFolder } from '../cleanup';
 
 const KEY = 'sk-e2e-NEVER-ON-THE-PAGE-42';
 const VARS = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'CAMA_LLM_MODEL'] as const;
@@ -23,7 +22,7 @@ beforeAll(async () => {
   for (const k of VARS) if (process.env[k] !== undefined) saved[k] = process.env[k];
   // Web mode reads the LLM settings from the environment of the server (this process).
   Object.assign(process.env, { OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: KEY, CAMA_LLM_MODEL: 'scripted-llm' });
-  dir = mkdtempSync(join(tmpdir(), 'wb-e2e-llm-'));
+  dir = tempFolder('wb-e2e-llm-');
   wb = await startWorkbench({ dir });
 });
 

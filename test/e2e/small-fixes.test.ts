@@ -3,17 +3,17 @@
 // that step; a memory's episodes are listed from the provenance explorer, and a listed episode opens in
 // the inspector at the step where the memory entered. Screenshots land in test-artifacts/.
 
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkbench, type Workbench } from './harness';
+import { tempFolder } from '../cleanup';
 
 let wb: Workbench;
 let dir: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'wb-e2e-small-'));
+  dir = tempFolder('wb-e2e-small-');
   wb = await startWorkbench({ dir });
 });
 

@@ -2,8 +2,7 @@
 // jobs (analysis, training) under plain Node, which is what Electron's main process runs it with. This
 // catches what only bundling breaks, e.g. a dependency's side-effect import dropped by tree shaking.
 
-import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -12,6 +11,7 @@ import { buildElectron } from '../../electron/build';
 import type { JobRequest, WorkerMessage } from '../../electron/backend/worker-protocol';
 import { importBundle } from '../../electron/bundle/import';
 import { Store } from '../../electron/store/store';
+import { tempFolder } from '../cleanup';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
@@ -29,7 +29,7 @@ function run(request: JobRequest): Promise<WorkerMessage> {
 
 beforeAll(async () => {
   await buildElectron();
-  dir = mkdtempSync(join(tmpdir(), 'wb-bundle-'));
+  dir = tempFolder('wb-bundle-');
   storePath = join(dir, 'demo.sqlite');
   const store = Store.open(storePath);
   importBundle(store, join(root, 'resources', 'demo'));

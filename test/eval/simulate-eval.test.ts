@@ -2,7 +2,6 @@
 // every method on it. The claims here are the paper's: on minority (false-majority) questions, methods that
 // count independent sources beat the entry-level majority vote, and CAMA is less swayed by added copies.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../../electron/bundle';
@@ -14,6 +13,7 @@ import { METHODS } from '../../electron/eval/methods';
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
+import { tempFolder } from '../cleanup';
 
 const SIM = { seed: 11, world: { subjects: 40 }, queries: { count: 80 } };
 
@@ -28,7 +28,7 @@ let report: EvalReport;
 
 beforeAll(async () => {
   // One folder for the whole suite (the shared tempDir() helper empties itself after every test).
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'cama-sim-eval-'));
+  root = tempFolder('cama-sim-eval-');
   bundle = path.join(root, 'seed-11');
   await simulate(simulatorConfig(SIM), bundle);
   const store = Store.open(path.join(root, 'store.db'));

@@ -2,9 +2,6 @@
 // then every step of every demo episode, where the gauge's counts must equal its dots and the majority
 // vote's counts, and the cases the issue names read as they should.
 
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFirstStore } from '../../electron/backend/first-store';
 import type { WorkbenchService } from '../../electron/backend/service';
@@ -22,6 +19,7 @@ import {
   whatIfCause,
 } from '../../renderer/inspector/findings';
 import { caller, newService } from '../backend/helpers';
+import { tempFolder } from '../cleanup';
 
 /** A one-hot row for slot j of J. */
 const oneHot = (j: number, J = 4): number[] => Array.from({ length: J }, (_, k) => (k === j ? 1 : 0));
@@ -225,7 +223,7 @@ describe('findings on every step of the demo', () => {
   const thresholdsOf = (v: EpisodeView) => ({ tauN: Number(v.episode.config.tauN), tauH: Number(v.episode.config.tauH) });
 
   beforeAll(async () => {
-    service = newService(mkdtempSync(join(tmpdir(), 'wb-findings-')));
+    service = newService(tempFolder('wb-findings-'));
     await openFirstStore(service);
     for (const row of await ok('queries')) if (row.episodeId) views.push(await ok('episode', { id: row.episodeId }));
   });

@@ -2,8 +2,7 @@
 // PAIR_CAP pairs (issue 11: at a million memories, reading and sorting every claim took seconds). Its
 // answer must be the one the whole read gave: compared here with that reading, on a store past the cap.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../../electron/bundle/import';
@@ -11,6 +10,7 @@ import { candidatePairs, KEY_GROUP_CAP, PAIR_CAP, pairKey } from '../../electron
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
+import { tempFolder } from '../cleanup';
 
 /** The claim-key pairs as the whole read made them (every claim, sorted by lower(subject), lower(attribute)). */
 function wholeReadKeyPairs(store: Store): string[] {
@@ -45,7 +45,7 @@ let dir: string;
 let store: Store;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'wb-pairs-'));
+  dir = tempFolder('wb-pairs-');
   // About 20k memories with no analysis: every candidate pair comes from the claim keys, past PAIR_CAP.
   await simulate(simulatorConfig({ name: 'pairs', seed: 5, world: { subjects: 220, attributesPerSubject: 8 }, queries: { count: 20 } }), join(dir, 'bundle'));
   store = Store.open(join(dir, 'store.sqlite'));

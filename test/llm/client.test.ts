@@ -2,13 +2,12 @@
 // counts, 429 then success, a server that hangs, garbage, the concurrency limit, and the cache (a second
 // ask goes nowhere, even with the server gone). Timeouts and backoffs are set small through options.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FileLlmCache } from '../../electron/llm/cache';
 import { LlmClient, type LlmConfig, LlmError, llmConfigFromEnv, retryAfterMs } from '../../electron/llm/client';
 import { type LoopbackServer, startServer } from './server';
+import { tempFolder } from '../cleanup';
 
 const Answer = z.object({ answer: z.string().nullable() });
 const ask = [{ role: 'user' as const, content: 'Who is the mayor of Lyon?' }];
@@ -27,7 +26,7 @@ async function serve(script: Parameters<typeof startServer>[0]): Promise<Loopbac
 }
 
 function client(baseUrl: string, opts: Partial<LlmConfig> = {}, cacheDir?: string): LlmClient {
-  const dir = cacheDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cama-llm-'));
+  const dir = cacheDir ?? tempFolder('cama-llm-');
   if (!cacheDir) dirs.push(dir);
   return new LlmClient({ baseUrl, model: 'test-model', timeoutMs: 2000, retries: 3, backoffMs: 1, concurrency: 4, ...opts }, new FileLlmCache(dir));
 }
@@ -120,7 +119,7 @@ describe('LlmClient', () => {
   });
 
   it('answers a repeat from the cache with the original tokens and seconds, with the server gone', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cama-llm-'));
+    const dir = tempFolder('cama-llm-');
     dirs.push(dir);
     const s = await serve(() => ({ content: '{"answer":"Hana Kim"}', usage: { prompt_tokens: 10, completion_tokens: 3 } }));
     const first = client(s.baseUrl, {}, dir);

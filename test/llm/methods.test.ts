@@ -2,7 +2,6 @@
 // server scripted to answer like an LLM: cama_llm takes its hypotheses and support from the LLM's
 // reading of the texts, rag_llm and madam_rag answer, and each method's calls and tokens are tallied.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../../electron/bundle/import';
@@ -16,6 +15,7 @@ import { LlmClient } from '../../electron/llm/client';
 import { Store } from '../../electron/store/store';
 import { ROOT } from '../cli/helpers';
 import { llmLike, type LoopbackServer, startServer, taskOf } from './server';
+import { tempFolder } from '../cleanup';
 
 const BUNDLE = path.join(ROOT, 'test/fixtures/bundles/text-only');
 let server: LoopbackServer;
@@ -23,7 +23,7 @@ let cacheDir: string;
 
 beforeAll(async () => {
   server = await startServer(llmLike(['Hana Kim', 'Omar Haddad', 'Ines Vidal']));
-  cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cama-llm-methods-'));
+  cacheDir = tempFolder('cama-llm-methods-');
 });
 afterAll(async () => {
   await server.close();

@@ -4,8 +4,6 @@
 // call is cached like every other (a second client over the same cache asks nothing).
 
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Query } from '../../shared/domain';
 import { reformulations } from '../../electron/engine/reformulate';
@@ -14,6 +12,7 @@ import { FileLlmCache } from '../../electron/llm/cache';
 import { LlmClient } from '../../electron/llm/client';
 import { expandAction, llmReformulator } from '../../electron/llm/reformulator';
 import { llmLike, type LoopbackServer, startServer, taskOf } from './server';
+import { tempFolder } from '../cleanup';
 
 const query: Query = { id: 'lyon', text: 'Who is the mayor of Lyon?', subject: 'Lyon', attribute: 'mayor', tags: [], corrIds: [], indIds: [] };
 const key = { subject: 'Lyon', attribute: 'mayor' };
@@ -35,7 +34,7 @@ const client = () => new LlmClient({ baseUrl: server.baseUrl, model: 'scripted',
 
 beforeAll(async () => {
   server = await startServer(llmLike(['Hana Kim', 'Omar Haddad']));
-  cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cama-llm-expand-'));
+  cacheDir = tempFolder('cama-llm-expand-');
 });
 afterAll(async () => {
   await server.close();

@@ -1,7 +1,6 @@
 // Model test helpers: a small simulated bundle in a temporary folder (the real simulator, the real
 // store), slices built by the engine's own steps, and seeded random weights for a spec.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { importBundle } from '../../electron/bundle/import';
@@ -18,11 +17,12 @@ import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
 import type { Query } from '../../shared/domain';
+import { tempFolder } from '../cleanup';
 
 export const SMALL_SIM = { name: 'small', seed: 77, world: { subjects: 30 }, queries: { count: 60 } };
 
 export function tempDir(prefix = 'cama-model-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return tempFolder(prefix);
 }
 
 /** Simulates `config` into `dir` and returns the bundle folder. */

@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
 import type { ClaimKey, Query } from '../../shared/domain';
 import { importBundle } from '../../electron/bundle/import';
 import { claimMatchesKey } from '../../electron/engine/hypotheses';
@@ -11,18 +10,12 @@ import { deepMerge } from '../../electron/common/merge';
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
+import { afterThisFile } from '../cleanup';
 
-const dirs: string[] = [];
-const stores: Store[] = [];
-
-afterAll(() => {
-  for (const s of stores.splice(0)) s.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
 
 export function tempDir(): string {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'cama-simtest-'));
-  dirs.push(d);
+  afterThisFile(() => fs.rmSync(d, { recursive: true, force: true }));
   return d;
 }
 
@@ -120,7 +113,7 @@ export async function simulateBundle(overrides: Json = {}): Promise<Bundle> {
 /** A fresh store file holding the bundle in `dir`. */
 export function importedStore(dir: string): Store {
   const store = Store.open(path.join(tempDir(), 'store.db'));
-  stores.push(store);
+  afterThisFile(() => store.close());
   importBundle(store, dir);
   return store;
 }

@@ -2,28 +2,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach } from 'vitest';
 import type { BundleRecords, MemoryRecord } from '../../electron/store/bundleRows';
 import { Store } from '../../electron/store/store';
-
-const opened: Store[] = [];
-const dirs: string[] = [];
-
-afterEach(() => {
-  for (const s of opened.splice(0)) s.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+import { afterThisTest } from '../cleanup';
 
 export function tempDir(): string {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'cama-store-'));
-  dirs.push(d);
+  afterThisTest(() => fs.rmSync(d, { recursive: true, force: true }));
   return d;
 }
 
 /** A fresh store in a file under os.tmpdir(), closed after the test. */
 export function openTempStore(file = 'store.db'): Store {
   const s = Store.open(path.join(tempDir(), file));
-  opened.push(s);
+  afterThisTest(() => s.close());
   return s;
 }
 

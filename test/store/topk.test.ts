@@ -1,7 +1,6 @@
 // The bounded top-n ranking (electron/store/topk.ts) against FTS5 ranking every match, on a simulated
 // store: same memories, same order, same bm25 values, with as_of, exclusions and pools.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../../electron/bundle/import';
@@ -15,6 +14,7 @@ import { migrations } from '../../electron/store/migrations/index';
 import { decodePostings, encodePostings, exactTokens } from '../../electron/store/postings';
 import { BoundedRanker, orOfPhrases, readVarint } from '../../electron/store/topk';
 import { mem, openTempStore, seed, tempDir } from './helpers';
+import { tempFolder } from '../cleanup';
 
 describe('bounded ranking helpers', () => {
   it('reads SQLite varints', () => {
@@ -51,7 +51,7 @@ describe('bounded ranking helpers', () => {
 let store: Store;
 let dir: string;
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cama-topk-'));
+  dir = tempFolder('cama-topk-');
   await simulate(
     simulatorConfig({ name: 'topk', seed: 5, world: { subjects: 150, attributesPerSubject: 4 }, queries: { count: 120 } }),
     path.join(dir, 'bundle'),
