@@ -1,7 +1,8 @@
 // The label loop end to end, in a real browser against web mode on the demo store: label a few pairs from
 // the queue (progress towards the target follows, the export gives the bundle's labels.jsonl), see that
 // the inspector's drawer shows no ground-truth factor next to its label form, then train a tiny model with
-// the labels and its twin without (the plan warns first, the training is acknowledged), and read what the
+// the labels (its epoch, loss and loss chart shown while it trains; listed as new with its validation
+// metrics) and its twin without (the plan warns first, the training is acknowledged), and read what the
 // labels changed: r_ij before and after on every labelled pair, as the backend computes it. Training waits
 // on the job's own state in the page, never on a clock. Screenshots land in test-artifacts/.
 
@@ -21,14 +22,22 @@ afterAll(async () => {
   await wb?.close();
 });
 
-/** Trains from the Models view's form and waits until the page shows the job finished (done or failed). */
-async function trainInPage(name: string, useLabels: boolean): Promise<void> {
+/**
+ * Trains from the Models view's form and waits until the page shows the job finished (done or failed).
+ * `watch`: also check what the view shows while it trains (the epoch and its loss, the loss chart).
+ */
+async function trainInPage(name: string, useLabels: boolean, watch = false): Promise<void> {
   const page = wb.page;
   await page.getByTestId('train-name').fill(name);
   await page.getByTestId('train-epochs').fill('1');
   const box = page.getByTestId('train-use-labels');
   if ((await box.isChecked()) !== useLabels) await box.click();
   await page.getByTestId('train-start').click();
+  if (watch) {
+    await expect.poll(() => page.getByTestId('job-train').textContent()).toMatch(/epoch 1\/1 · loss \d/);
+    await page.getByTestId('train-loss').waitFor();
+    await wb.shot('models-training');
+  }
   // The job's own completion: its progress bar leaves the running state (timeout 0: no clock).
   await page.locator('[data-testid="job-train"]:not([data-state="running"])').waitFor({ timeout: 0 });
   expect(await page.getByTestId('job-train').getAttribute('data-state')).toBe('done');
@@ -83,12 +92,18 @@ describe('the label loop', () => {
     expect(await plan.textContent()).toMatch(/80\s*of the store's 80 questions/);
     expect(await page.getByTestId('train-start').isDisabled()).toBe(true);
     await page.getByTestId('train-ack').check();
-    await trainInPage('e2e-labels', true);
+    await trainInPage('e2e-labels', true, true);
+    // Listed as new, with its validation metrics and a column of its own in the comparison.
+    const row = page.locator('[data-testid="model-row"][data-model-name="e2e-labels"]');
+    expect(await row.textContent()).toContain('new');
+    expect((await wb.api('models')).find((m) => m.name === 'e2e-labels')?.validation?.cmr).toEqual(expect.any(Number));
+    await expect.poll(() => page.locator('[data-testid="model-compare"] th', { hasText: 'e2e-labels' }).count()).toBe(1);
+    await wb.shot('models-trained');
     await trainInPage('e2e-twin', false);
     const models = await wb.api('models');
-    expect(models.find((m) => m.name === 'e2e-labels')).toMatchObject({ labelsUsed: JUDGED.length, inSample: true });
+    expect(models.find((m) => m.name === 'e2e-labels')).toMatchObject({ origin: 'user', active: false, labelsUsed: JUDGED.length, inSample: true });
     expect(models.find((m) => m.name === 'e2e-twin')).toMatchObject({ labelsUsed: 0, inSample: true });
-    expect(await page.locator('[data-testid="model-row"][data-model-name="e2e-labels"]').textContent()).toContain('in-sample');
+    expect(await row.textContent()).toContain('in-sample');
   });
 
   it('shows r_ij before and after on every labelled pair, with the twin as "before"', async () => {
