@@ -14,7 +14,7 @@ type Cleanup = () => void;
 const afterTest: Cleanup[] = [];
 const afterFile: Cleanup[] = [];
 
-/** Runs `fn` after the test that is running (or, called from a beforeAll, after the file's first test). */
+/** Runs `fn` after the test that is running (called from a beforeAll: after the next test to finish). */
 export function afterThisTest(fn: Cleanup): void {
   afterTest.push(fn);
 }
@@ -40,6 +40,20 @@ function runAll(list: Cleanup[]): void {
 
 export const runAfterTest = (): void => runAll(afterTest);
 export const runAfterFile = (): void => runAll(afterFile);
+
+/**
+ * What a previous file in this worker left scheduled: its hooks did not run (one of its own after-hooks
+ * threw first, its beforeAll failed, or a filter skipped its tests). Run at the start of the next file, so
+ * nothing outlives it by more than one file; a failure is reported, not charged to the file that finds it.
+ */
+export function runLeftovers(): void {
+  try {
+    runAll(afterTest);
+    runAll(afterFile);
+  } catch (err) {
+    process.stderr.write(`test/cleanup.ts: a previous file's cleanup failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  }
+}
 
 /** A fresh folder under the system's temporary folder, removed when the current test file has finished. */
 export function tempFolder(prefix: string): string {

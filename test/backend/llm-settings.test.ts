@@ -108,13 +108,14 @@ describe('the LLM methods in the app', () => {
   });
 
   afterAll(async () => {
-    await web?.close();
-    service?.close();
-    await llmServer?.close();
+    // The environment first: later files in this worker must not see it, whatever closing below throws.
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
+    await web?.close();
+    service?.close();
+    await llmServer?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 

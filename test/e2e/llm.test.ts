@@ -27,12 +27,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await wb?.close();
-  await llm?.close();
+  // The environment first: later files in this worker must not see it, whatever closing below throws.
   for (const k of VARS) {
     if (saved[k] === undefined) delete process.env[k];
     else process.env[k] = saved[k];
   }
+  await wb?.close();
+  await llm?.close();
 });
 
 describe('the LLM in the app', () => {
