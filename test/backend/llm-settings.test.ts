@@ -3,7 +3,7 @@
 // evaluation job with cama_llm asks the loopback server (test/llm/server.ts), caches its answers in the
 // store's llm_cache, and the run records what the calls cost.
 
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../../electron/bundle/import';
@@ -116,7 +116,6 @@ describe('the LLM methods in the app', () => {
     await web?.close();
     service?.close();
     await llmServer?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('web mode shows the environment\'s settings and refuses to change them', async () => {
@@ -175,6 +174,5 @@ describe('Electron door', () => {
     expect(bad.error?.message).toMatch(/http\(s\) URL/);
     expect(JSON.stringify(bad)).not.toContain(KEY);
     service.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 });

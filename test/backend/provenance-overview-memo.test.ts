@@ -2,25 +2,19 @@
 // provenance table is seconds at a million memories): it must still see edges that another connection
 // (an import job's worker) commits afterwards.
 
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { provenanceOverview } from '../../electron/backend/views';
 import { importBundle } from '../../electron/bundle/import';
 import { Store } from '../../electron/store/store';
 import { tempFolder } from '../cleanup';
 
 const BUNDLE = fileURLToPath(new URL('../fixtures/bundles/provenance', import.meta.url));
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 describe('provenanceOverview across calls', () => {
   it('answers every limit from the same cascades, and sees edges another connection imports later', () => {
     const dir = tempFolder('wb-pv-memo-');
-    dirs.push(dir);
     const file = join(dir, 'store.sqlite');
     const window = Store.open(file);
     try {

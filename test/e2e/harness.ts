@@ -122,12 +122,13 @@ export async function startWorkbench(opts: WorkbenchOptions = {}): Promise<Workb
   const rendererDir = await rendererBuild(opts.production);
   // A small validation set for models trained in the app: calibrating on the shipped 200-question split
   // is minutes of work on two cores, and what a test checks is the loop, not the model.
-  const validation = join(folder('data'), 'small-validation.json');
+  const dataDir = folder('data');
+  const validation = join(dataDir, 'small-validation.json');
   writeFileSync(validation, JSON.stringify({ name: 'small-validation', seed: 77, world: { subjects: 15 }, queries: { count: 20 } }));
   const service = new WorkbenchService({
     mode: 'web',
     version: opts.version ?? 'e2e',
-    dataDir: folder('data'),
+    dataDir,
     resourcesDir: join(root, 'resources'),
     worker: { url: new URL('../../electron/backend/worker-tsx.mjs', import.meta.url) },
     trainingValidation: validation,

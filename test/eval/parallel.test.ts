@@ -2,7 +2,6 @@
 // and the same progress as the serial loop, with the shipped model loaded in every worker, whether the
 // workers join at once or late; a worker engine that differs from the main thread's is refused; a bad
 // --workers value is named.
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate, type EvalReport, type QueryResult } from '../../electron/eval/harness';
 import { resolveMethods } from '../../electron/eval/methods';
@@ -24,7 +23,6 @@ beforeAll(async () => {
 
 afterAll(() => {
   store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** The report without its timings (ms per query differ from run to run). */

@@ -3,7 +3,7 @@
 // count independent sources beat the entry-level majority vote, and CAMA is less swayed by added copies.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../../electron/bundle';
 import { engineConfig } from '../../electron/engine/config';
 import { heuristicModel } from '../../electron/engine/evidence/heuristic';
@@ -43,10 +43,6 @@ beforeAll(async () => {
   } finally {
     store.close();
   }
-});
-
-afterAll(() => {
-  fs.rmSync(root, { recursive: true, force: true });
 });
 
 const m = (name: string) => report.methods[name] as MethodMetrics;

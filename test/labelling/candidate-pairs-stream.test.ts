@@ -2,7 +2,6 @@
 // PAIR_CAP pairs (issue 11: at a million memories, reading and sorting every claim took seconds). Its
 // answer must be the one the whole read gave: compared here with that reading, on a store past the cap.
 
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../../electron/bundle/import';
@@ -56,7 +55,6 @@ beforeAll(async () => {
 
 afterAll(() => {
   store?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('candidatePairs from the claim keys', () => {

@@ -1,7 +1,6 @@
 // The chat-completions client against a loopback server scripted in the test: normal answers with token
 // counts, 429 then success, a server that hangs, garbage, the concurrency limit, and the cache (a second
 // ask goes nowhere, even with the server gone). Timeouts and backoffs are set small through options.
-import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FileLlmCache } from '../../electron/llm/cache';
@@ -12,11 +11,9 @@ import { tempFolder } from '../cleanup';
 const Answer = z.object({ answer: z.string().nullable() });
 const ask = [{ role: 'user' as const, content: 'Who is the mayor of Lyon?' }];
 const servers: LoopbackServer[] = [];
-const dirs: string[] = [];
 
 afterEach(async () => {
   for (const s of servers.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
 async function serve(script: Parameters<typeof startServer>[0]): Promise<LoopbackServer> {
@@ -26,9 +23,7 @@ async function serve(script: Parameters<typeof startServer>[0]): Promise<Loopbac
 }
 
 function client(baseUrl: string, opts: Partial<LlmConfig> = {}, cacheDir?: string): LlmClient {
-  const dir = cacheDir ?? tempFolder('cama-llm-');
-  if (!cacheDir) dirs.push(dir);
-  return new LlmClient({ baseUrl, model: 'test-model', timeoutMs: 2000, retries: 3, backoffMs: 1, concurrency: 4, ...opts }, new FileLlmCache(dir));
+  return new LlmClient({ baseUrl, model: 'test-model', timeoutMs: 2000, retries: 3, backoffMs: 1, concurrency: 4, ...opts }, new FileLlmCache(cacheDir ?? tempFolder('cama-llm-')));
 }
 
 describe('LlmClient', () => {
@@ -120,7 +115,6 @@ describe('LlmClient', () => {
 
   it('answers a repeat from the cache with the original tokens and seconds, with the server gone', async () => {
     const dir = tempFolder('cama-llm-');
-    dirs.push(dir);
     const s = await serve(() => ({ content: '{"answer":"Hana Kim"}', usage: { prompt_tokens: 10, completion_tokens: 3 } }));
     const first = client(s.baseUrl, {}, dir);
     await first.json(ask, Answer);

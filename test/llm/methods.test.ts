@@ -1,7 +1,6 @@
 // The LLM methods in process on the text-only fixture (no memory carries claims), against the loopback
 // server scripted to answer like an LLM: cama_llm takes its hypotheses and support from the LLM's
 // reading of the texts, rag_llm and madam_rag answer, and each method's calls and tokens are tallied.
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../../electron/bundle/import';
@@ -27,7 +26,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  fs.rmSync(cacheDir, { recursive: true, force: true });
 });
 
 describe('LLM methods on a bundle without claims', () => {

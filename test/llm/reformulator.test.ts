@@ -3,7 +3,6 @@
 // focused on the hypothesis it names, the free places are filled with the offline reformulations, and the
 // call is cached like every other (a second client over the same cache asks nothing).
 
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Query } from '../../shared/domain';
 import { reformulations } from '../../electron/engine/reformulate';
@@ -38,7 +37,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  fs.rmSync(cacheDir, { recursive: true, force: true });
 });
 
 describe('expandAction', () => {

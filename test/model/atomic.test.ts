@@ -2,19 +2,12 @@
 // and no temporary files behind; a success replaces both.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { replaceModelAtomically } from '../../electron/model/atomic';
 import { tempDir } from './helpers';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
 function folder(): string {
-  const d = tempDir('cama-atomic-');
-  dirs.push(d);
-  return d;
+  return tempDir('cama-atomic-');
 }
 
 describe('atomic model replacement', () => {

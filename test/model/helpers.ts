@@ -1,6 +1,5 @@
 // Model test helpers: a small simulated bundle in a temporary folder (the real simulator, the real
 // store), slices built by the engine's own steps, and seeded random weights for a spec.
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { importBundle } from '../../electron/bundle/import';
@@ -78,7 +77,6 @@ export function useSimulatedStore(config: object = SMALL_SIM): { readonly store:
   });
   afterAll(() => {
     store?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
   return {
     get store(): Store {

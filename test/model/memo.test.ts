@@ -1,7 +1,6 @@
 // withMemoizedInfer (electron/model/memo.ts), which the evaluation shares among the methods of one
 // question: a slice met again is not inferred again and gets the same output; another slice (another
 // member, or the same members under another query) is inferred; the model's own methods stay reachable.
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvidenceModel, SliceInput } from '../../electron/engine/evidence/model';
 import { initialSlice } from '../../electron/engine/retrieve';
@@ -26,7 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await model.close();
   store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** `model`, counting its inferences. */

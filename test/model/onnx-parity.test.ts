@@ -1,7 +1,6 @@
 // One spec, two executions: the tfjs forward pass (training) and the exported ONNX graph run by
 // onnxruntime-node (inference) agree within 1e-4 on the same inputs, for K = 1, 10 and 37, with every
 // parameter away from its initialisation. The graph is opset ≥ 13 with dynamic K and L.
-import fs from 'node:fs';
 import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { featurize, MEMORY_DIM, type SliceFeatures } from '../../electron/model/featurizer';
@@ -34,7 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await model.close();
   store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** A slice of exactly K memories around a query with claims (its retrieval, then other base memories). */

@@ -2,7 +2,6 @@
 // its card), falls back to the heuristic provider and says so when it is absent or of another
 // contract, and the provider keeps the claim scorer's rows where claims decide.
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +29,6 @@ beforeAll(async () => {
 
 afterAll(() => {
   store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 function writeModel(folder: string, file: string, model: Uint8Array, tauP = 0.25, sha256 = createHash('sha256').update(model).digest('hex')): string {

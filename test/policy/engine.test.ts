@@ -32,7 +32,6 @@ beforeAll(async () => {
 
 afterAll(() => {
   store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** A models folder with the shipped evidence model, and the shipped policy with its card edited by `edit`. */

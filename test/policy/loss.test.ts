@@ -1,7 +1,6 @@
 // The actor-critic loss (Eq. 11-13) on a fixed batch of real engine decisions: its parts are what the
 // equations say on a hand-checkable case, and Adam on it lowers it; a positive advantage makes the action
 // taken more probable and a negative one less.
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tf, useCpuBackend } from '../../electron/model/tf-setup';
 import { initialWeights } from '../../electron/model/weights';
@@ -30,7 +29,6 @@ beforeAll(async () => {
 
 afterAll(() => {
   store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 function variablesOf(seed: number) {

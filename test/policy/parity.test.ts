@@ -1,7 +1,6 @@
 // One policy description, two executions: the trainer's tfjs forward pass and the exported ONNX graph run
 // by onnxruntime-node agree within 1e-4 on real engine states (A = 1 up to the largest offered set), in the
 // engine's layout (S = 1, broadcast) and the trainer's (S = A, one state row per action).
-import fs from 'node:fs';
 import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPSET, readInitializers } from '../../electron/model/onnx-export';
@@ -38,7 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await policy.close();
   store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 function tfjs(f: StepFeatures, rows: 1 | 'A'): { logits: Float32Array; value: Float32Array } {

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { memoized } from '../../electron/model/memo';
 import { tf, useCpuBackend } from '../../electron/model/tf-setup';
 import { initialWeights } from '../../electron/model/weights';
@@ -44,8 +44,6 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'validation.json'), JSON.stringify(VALIDATION));
   first = await trainPolicy(options(path.join(dir, 'a', 'policy.onnx')));
 });
-
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('train-policy from scratch', () => {
   it('writes a policy and its card: the evidence model it was trained with, the recalibration, per-epoch history', () => {

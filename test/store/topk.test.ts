@@ -1,6 +1,5 @@
 // The bounded top-n ranking (electron/store/topk.ts) against FTS5 ranking every match, on a simulated
 // store: same memories, same order, same bm25 values, with as_of, exclusions and pools.
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../../electron/bundle/import';
@@ -61,7 +60,6 @@ beforeAll(async () => {
 });
 afterAll(() => {
   store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('bounded ranking equals ranking every match', () => {

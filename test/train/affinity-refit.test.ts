@@ -3,8 +3,7 @@
 // folded into affinity.W), it touches no other parameter, it stops at the objective's minimum, and a strong
 // ridge keeps Adam's values.
 import * as tf from '@tensorflow/tfjs-core';
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { engineConfig } from '../../electron/engine/config';
 import { PAIR_DIM } from '../../electron/model/featurizer';
 import { buildSpec, DEFAULT_HYPER } from '../../electron/model/spec';
@@ -32,7 +31,6 @@ beforeAll(async () => {
   }
 });
 
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** Mean cross-entropy of the model's D against "same factor" over the pairs the refit fits on, by the forward pass. */
 function affinityCrossEntropy(weights: Weights): { loss: number; pairs: number } {

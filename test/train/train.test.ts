@@ -3,7 +3,7 @@
 // validation metrics), and the engine loads the result.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readCard } from '../../electron/model/card';
 import { MEMORY_DIM } from '../../electron/model/featurizer';
 import { readInitializers } from '../../electron/model/onnx-export';
@@ -22,10 +22,6 @@ beforeAll(async () => {
   dir = tempDir('cama-train-');
   trainBundle = await simulateBundle(path.join(dir, 'train'), SMALL_SIM);
   valBundle = await simulateBundle(path.join(dir, 'val'), { name: 'small-val', seed: 78, world: { subjects: 20 }, queries: { count: 30 } });
-});
-
-afterAll(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 const base = () => ({ bundle: trainBundle, validation: valBundle, epochs: 2, seed: 5, batchSize: 8, learningRate: 3e-3, refitAffinity: 1e-4 });
