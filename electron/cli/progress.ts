@@ -2,6 +2,7 @@
 // unless forced, so logs and CI output are not flooded with redraws.
 
 import cliProgress from 'cli-progress';
+import { cliIo } from './io';
 
 export interface Progress {
   update(done: number, total: number): void;
@@ -9,7 +10,7 @@ export interface Progress {
 }
 
 export function progressBar(label: string, opts: { enabled?: boolean } = {}): Progress {
-  const enabled = opts.enabled ?? process.stderr.isTTY === true;
+  const enabled = opts.enabled ?? cliIo().errIsTTY;
   if (!enabled) return { update: () => {}, stop: () => {} };
   const bar = new cliProgress.SingleBar(
     { format: `${label} [{bar}] {value}/{total} {percentage}% eta {eta_formatted}`, stream: process.stderr, hideCursor: true, clearOnComplete: true },
@@ -45,7 +46,8 @@ export interface PhasedBar<P extends Record<string, string>> {
 }
 
 export function phasedBar<P extends Record<string, string>>(format: string, payload: P): PhasedBar<P> {
-  const tty = process.stderr.isTTY === true;
+  const io = cliIo();
+  const tty = io.errIsTTY;
   const bar = new cliProgress.SingleBar({ format, stream: process.stderr, hideCursor: true, clearOnComplete: true }, cliProgress.Presets.shades_classic);
   const state = { ...payload, phase: '' };
   let started = false;
@@ -65,7 +67,7 @@ export function phasedBar<P extends Record<string, string>>(format: string, payl
     line(text) {
       if (started) bar.stop();
       started = false;
-      process.stderr.write(`${text}\n`);
+      io.err(`${text}\n`);
     },
     stop() {
       if (started) bar.stop();

@@ -9,8 +9,8 @@ beforeAll(async () => {
 });
 
 describe('cama episode', () => {
-  it('prints a step trace from t=0 with N_eff, the answer and the gold', () => {
-    const r = ok(cama('episode', '--bundle', bundle, '--query', 'q1'));
+  it('prints a step trace from t=0 with N_eff, the answer and the gold', async () => {
+    const r = ok(await cama('episode', '--bundle', bundle, '--query', 'q1'));
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/^query q1: answer .+ \(gold: .+\)$/);
     expect(lines[1]).toMatch(/^t=0 {2}K=\d+ {2}N_eff=\d+\.\d\d/);
@@ -18,9 +18,9 @@ describe('cama episode', () => {
     expect(r.stdout).toMatch(/assignment: .*; policy: /);
   });
 
-  it('--json prints an EpisodeRecord that matches the trace', () => {
-    const text = ok(cama('episode', '--bundle', bundle, '--query', 'q1')).stdout;
-    const r = ok(cama('episode', '--bundle', bundle, '--query', 'q1', '--json'));
+  it('--json prints an EpisodeRecord that matches the trace', async () => {
+    const text = ok(await cama('episode', '--bundle', bundle, '--query', 'q1')).stdout;
+    const r = ok(await cama('episode', '--bundle', bundle, '--query', 'q1', '--json'));
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
     const e = JSON.parse(r.stdout) as EpisodeRecord;
     expect(e).toMatchObject({ queryId: 'q1', method: 'cama', variant: 'base' });
@@ -38,8 +38,8 @@ describe('cama episode', () => {
     expect(text.split('\n')[0]).toContain(`answer ${e.answer ?? '(none)'}`);
   });
 
-  it('an unknown query exits 1 naming it', () => {
-    const r = cama('episode', '--bundle', bundle, '--query', 'q999');
+  it('an unknown query exits 1 naming it', async () => {
+    const r = await cama('episode', '--bundle', bundle, '--query', 'q999');
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('q999');
   });

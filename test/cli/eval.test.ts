@@ -9,17 +9,17 @@ import { ROOT, cama, ok, tempDir } from './helpers';
 const METRICS = ['accuracy', 'cmr', 'rs', 'ieg', 'err', 'n_minor', 'n_rec', 'ms_per_query'];
 let bundle: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   const base = JSON.parse(fs.readFileSync(path.join(ROOT, 'resources/configs/simulator-test.json'), 'utf8'));
   const config = path.join(tempDir(), 'small.json');
   fs.writeFileSync(config, JSON.stringify({ ...base, world: { ...base.world, subjects: 12 }, queries: { ...base.queries, count: 12 } }));
   bundle = path.join(tempDir(), 'sim-5');
-  ok(cama('simulate', '--config', config, '--seed', '5', '--out', bundle));
+  ok(await cama('simulate', '--config', config, '--seed', '5', '--out', bundle));
 });
 
 describe('cama eval', () => {
-  it('--json prints exactly one JSON line with the report for the methods asked for', () => {
-    const r = ok(cama('eval', '--bundle', bundle, '--json', '--methods', 'majority_vote,cama'));
+  it('--json prints exactly one JSON line with the report for the methods asked for', async () => {
+    const r = ok(await cama('eval', '--bundle', bundle, '--json', '--methods', 'majority_vote,cama'));
     const lines = r.stdout.split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toBe('');
@@ -43,25 +43,25 @@ describe('cama eval', () => {
     expect(report.methods.cama!.n_rec).toBe(report.methods.majority_vote!.n_rec);
   });
 
-  it('without --json prints a table with a row for every method', () => {
-    const r = ok(cama('eval', '--bundle', bundle));
+  it('without --json prints a table with a row for every method', async () => {
+    const r = ok(await cama('eval', '--bundle', bundle));
     expect(r.stdout).toContain('sim-5: 12 queries');
     const header = r.stdout.split('\n').find((l) => l.startsWith('method'));
     expect(header).toMatch(/^method\s+Acc\s+CMR/);
     for (const name of DEFAULT_METHODS) expect(r.stdout).toMatch(new RegExp(`^${name}\\s+\\d`, 'm'));
   });
 
-  it('--policy picks the recovery policy (heuristic, or a file), and a missing policy file is refused by name', () => {
-    const r = ok(cama('eval', '--bundle', bundle, '--methods', 'cama', '--policy', 'heuristic'));
+  it('--policy picks the recovery policy (heuristic, or a file), and a missing policy file is refused by name', async () => {
+    const r = ok(await cama('eval', '--bundle', bundle, '--methods', 'cama', '--policy', 'heuristic'));
     expect(r.stdout).toMatch(/policy: \S*heuristic\S* \(HEURISTIC stand-in\)/);
     const missing = path.join(tempDir(), 'no-such-policy.onnx');
-    const bad = cama('eval', '--bundle', bundle, '--methods', 'cama', '--policy', missing);
+    const bad = await cama('eval', '--bundle', bundle, '--methods', 'cama', '--policy', missing);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain(missing);
   });
 
-  it('--methods nope exits 1 and names the known methods', () => {
-    const r = cama('eval', '--bundle', bundle, '--methods', 'nope', '--json');
+  it('--methods nope exits 1 and names the known methods', async () => {
+    const r = await cama('eval', '--bundle', bundle, '--methods', 'nope', '--json');
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('unknown method "nope"');

@@ -1,10 +1,12 @@
-// CLI test helpers: the real `cama` CLI spawned as a child process (node --import tsx electron/cli/main.ts),
-// from the repository root, with its own temporary folders. No mocks.
+// CLI test helpers: the real `cama` program run in-process (`runCama`, what the executable runs on its
+// argv) or spawned as a child process (node --import tsx electron/cli/main.ts) where the process itself
+// is under test, from the repository root, with its own temporary folders. No mocks.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCama } from '../../electron/cli/program';
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
@@ -26,8 +28,20 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `cama ...args` to completion. stderr is not a terminal, so no progress bars are drawn. */
-export function cama(...args: string[]): CliResult {
+/**
+ * Runs `cama ...args` to completion in this process: the same program, parsing and commands as the
+ * executable, without a Node start and a module load per command line (most of a short command's time).
+ * Its stderr is not a terminal, so no progress bars are drawn.
+ */
+export async function cama(...args: string[]): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const status = await runCama(args, { out: (t) => void (stdout += t), err: (t) => void (stderr += t), errIsTTY: false });
+  return { status, stdout, stderr };
+}
+
+/** Runs `cama ...args` as its own process (node --import tsx electron/cli/main.ts): what `npm run cama` starts. */
+export function camaProcess(...args: string[]): CliResult {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args], {
     cwd: ROOT,
     encoding: 'utf8',

@@ -20,13 +20,13 @@ function smallTestConfig(): { file: string; config: Record<string, unknown> } {
 }
 
 describe('cama simulate', () => {
-  it('--print-config prints the defaults as JSON, equal to simulatorConfig({})', () => {
-    const r = ok(cama('simulate', '--print-config'));
+  it('--print-config prints the defaults as JSON, equal to simulatorConfig({})', async () => {
+    const r = ok(await cama('simulate', '--print-config'));
     expect(JSON.parse(r.stdout)).toStrictEqual(JSON.parse(JSON.stringify(simulatorConfig({}))));
   });
 
-  it('--describe prints a table with every field, its default and its meaning', () => {
-    const r = ok(cama('simulate', '--describe'));
+  it('--describe prints a table with every field, its default and its meaning', async () => {
+    const r = ok(await cama('simulate', '--describe'));
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^field\s+default\s+meaning$/);
     expect(lines[1]).toMatch(/^[─ ]+$/);
@@ -40,12 +40,12 @@ describe('cama simulate', () => {
     });
   });
 
-  it('refuses a config file that is not JSON, naming the file, and writes nothing', () => {
+  it('refuses a config file that is not JSON, naming the file, and writes nothing', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'broken.json');
     fs.writeFileSync(file, '{ "world": { "subjects": 12 ');
     const out = path.join(dir, 'out');
-    const r = cama('simulate', '--config', file, '--out', out);
+    const r = await cama('simulate', '--config', file, '--out', out);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(file);
     expect(r.stderr).toContain('not valid JSON');
@@ -53,34 +53,34 @@ describe('cama simulate', () => {
     expect(fs.existsSync(out)).toBe(false);
   });
 
-  it('refuses a config that is JSON but not an object, naming the file', () => {
+  it('refuses a config that is JSON but not an object, naming the file', async () => {
     const file = path.join(tempDir(), 'list.json');
     fs.writeFileSync(file, '[1, 2]');
-    const r = cama('simulate', '--config', file, '--out', path.join(tempDir(), 'out'));
+    const r = await cama('simulate', '--config', file, '--out', path.join(tempDir(), 'out'));
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(file);
   });
 
-  it('refuses an out-of-range or unknown field in a config file, naming the field', () => {
+  it('refuses an out-of-range or unknown field in a config file, naming the field', async () => {
     const dir = tempDir();
     const range = path.join(dir, 'range.json');
     fs.writeFileSync(range, JSON.stringify({ evidence: { provenanceRate: 1.5 } }));
-    const r1 = cama('simulate', '--config', range, '--out', path.join(dir, 'a'));
+    const r1 = await cama('simulate', '--config', range, '--out', path.join(dir, 'a'));
     expect(r1.status).toBe(1);
     expect(r1.stderr).toContain('provenanceRate');
     const unknown = path.join(dir, 'unknown.json');
     fs.writeFileSync(unknown, JSON.stringify({ world: { subjectz: 3 } }));
-    const r2 = cama('simulate', '--config', unknown, '--out', path.join(dir, 'b'));
+    const r2 = await cama('simulate', '--config', unknown, '--out', path.join(dir, 'b'));
     expect(r2.status).toBe(1);
     expect(r2.stderr).toContain('subjectz');
     expect(fs.existsSync(path.join(dir, 'a')) || fs.existsSync(path.join(dir, 'b'))).toBe(false);
   });
 
-  it('refuses a negative --seed and a missing --out', () => {
-    const seed = cama('simulate', '--seed', '-3', '--out', path.join(tempDir(), 'out'));
+  it('refuses a negative --seed and a missing --out', async () => {
+    const seed = await cama('simulate', '--seed', '-3', '--out', path.join(tempDir(), 'out'));
     expect(seed.status).toBe(1);
     expect(seed.stderr).toContain('--seed');
-    const out = cama('simulate');
+    const out = await cama('simulate');
     expect(out.status).toBe(1);
     expect(out.stderr).toContain('--out');
   });
@@ -88,7 +88,7 @@ describe('cama simulate', () => {
   it('--config FILE --seed 5 --out DIR writes the same bundle as simulate() with that config and seed 5', async () => {
     const { file, config } = smallTestConfig();
     const out = path.join(tempDir(), 'cli-bundle');
-    const r = ok(cama('simulate', '--config', file, '--seed', '5', '--out', out));
+    const r = ok(await cama('simulate', '--config', file, '--seed', '5', '--out', out));
     expect(r.stdout).toMatch(/^wrote .+: \d+ agents, \d+ memories, \d+ provenance edges, 12 queries \(seed 5\)$/m);
     expect(r.stdout).toMatch(/^tags: .*intent:/m);
     const names = fs.readdirSync(out).sort();

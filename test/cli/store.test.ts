@@ -25,9 +25,9 @@ beforeAll(async () => {
 const lineCount = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
 
 describe('cama import', () => {
-  it('imports a bundle into a new store file', () => {
+  it('imports a bundle into a new store file', async () => {
     const store = path.join(tempDir(), 'store.db');
-    const r = ok(cama('import', '--store', store, '--bundle', good));
+    const r = ok(await cama('import', '--store', store, '--bundle', good));
     expect(r.stdout).toContain(`imported into ${store}`);
     const counts = withStore(store, (s) => s.counts());
     expect(counts.memories).toBe(lineCount(path.join(good, 'memories.jsonl')));
@@ -35,30 +35,30 @@ describe('cama import', () => {
     expect(counts.queries).toBe(12);
   });
 
-  it('refuses a broken bundle on top of a good one: exit 1, names memories.jsonl:7 and the field, store unchanged', () => {
+  it('refuses a broken bundle on top of a good one: exit 1, names memories.jsonl:7 and the field, store unchanged', async () => {
     const store = path.join(tempDir(), 'store.db');
-    ok(cama('import', '--store', store, '--bundle', good));
+    ok(await cama('import', '--store', store, '--bundle', good));
     const before = withStore(store, (s) => s.contentDigest());
-    const r = cama('import', '--store', store, '--bundle', broken);
+    const r = await cama('import', '--store', store, '--bundle', broken);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('memories.jsonl:7: field "agent"');
     expect(r.stderr).toContain('nothing was written');
     expect(withStore(store, (s) => s.contentDigest())).toBe(before);
   });
 
-  it('refuses the broken bundle into a fresh store with that one error, and leaves no store file behind', () => {
+  it('refuses the broken bundle into a fresh store with that one error, and leaves no store file behind', async () => {
     const store = path.join(tempDir(), 'store.db');
-    const r = cama('import', '--store', store, '--bundle', broken);
+    const r = await cama('import', '--store', store, '--bundle', broken);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('1 error');
     expect(r.stderr).toContain('memories.jsonl:7: field "agent": expected a string, but it is missing');
     expect(fs.existsSync(store)).toBe(false);
   });
 
-  it('eval --bundle into a store that already holds data refuses at once, saying what to do', () => {
+  it('eval --bundle into a store that already holds data refuses at once, saying what to do', async () => {
     const store = path.join(tempDir(), 'twice.db');
-    ok(cama('import', '--store', store, '--bundle', good));
-    const r = cama('eval', '--bundle', good, '--store', store, '--methods', 'majority_vote');
+    ok(await cama('import', '--store', store, '--bundle', good));
+    const r = await cama('eval', '--bundle', good, '--store', store, '--methods', 'majority_vote');
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/already holds \d+ memories: run with --store alone/);
     expect(r.stderr.split('\n').length).toBeLessThan(5);
@@ -66,16 +66,16 @@ describe('cama import', () => {
 });
 
 describe('cama export', () => {
-  it('round-trips: re-importing the export gives the same store digest, and the files are unchanged', () => {
+  it('round-trips: re-importing the export gives the same store digest, and the files are unchanged', async () => {
     const dir = tempDir();
     const first = path.join(dir, 'first.db');
-    ok(cama('import', '--store', first, '--bundle', good));
+    ok(await cama('import', '--store', first, '--bundle', good));
     const out = path.join(dir, 'exported');
-    const r = ok(cama('export', '--store', first, '--out', out));
+    const r = ok(await cama('export', '--store', first, '--out', out));
     expect(r.stdout).toContain(`exported ${first} to ${out}`);
 
     const second = path.join(dir, 'second.db');
-    ok(cama('import', '--store', second, '--bundle', out));
+    ok(await cama('import', '--store', second, '--bundle', out));
     expect(withStore(second, (s) => s.contentDigest())).toBe(withStore(first, (s) => s.contentDigest()));
 
     // The simulator writes docs/bundle-format.md's field order, so the export reproduces its tables byte for byte
@@ -87,14 +87,14 @@ describe('cama export', () => {
     }
   });
 
-  it('refuses to write over a folder that is not a bundle', () => {
+  it('refuses to write over a folder that is not a bundle', async () => {
     const dir = tempDir();
     const store = path.join(dir, 'store.db');
-    ok(cama('import', '--store', store, '--bundle', good));
+    ok(await cama('import', '--store', store, '--bundle', good));
     const target = path.join(dir, 'precious');
     fs.mkdirSync(target);
     fs.writeFileSync(path.join(target, 'notes.txt'), 'keep me');
-    const r = cama('export', '--store', store, '--out', target);
+    const r = await cama('export', '--store', store, '--out', target);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('notes.txt');
     expect(fs.readdirSync(target)).toEqual(['notes.txt']);
@@ -113,26 +113,26 @@ describe('bundle size limits on the command line', () => {
     return { dir, line };
   }
 
-  it('a line over 1 MB is refused naming it, and --max-line-kb raises the limit', () => {
+  it('a line over 1 MB is refused naming it, and --max-line-kb raises the limit', async () => {
     const { dir, line } = withLongLine();
     const store = path.join(tempDir(), 'store.db');
-    const r = cama('import', '--store', store, '--bundle', dir);
+    const r = await cama('import', '--store', store, '--bundle', dir);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`memories.jsonl:${line}: the line is 1.1 MB, over the limit of 1 MB per line (raise it with --max-line-kb)`);
     expect(fs.existsSync(store)).toBe(false);
-    ok(cama('import', '--store', store, '--bundle', dir, '--max-line-kb', '2048'));
+    ok(await cama('import', '--store', store, '--bundle', dir, '--max-line-kb', '2048'));
     expect(withStore(store, (s) => s.memory('long-1')?.text.length)).toBe(LONG);
   });
 
-  it('--max-file-mb lowers or raises the per-file limit, for import and eval alike', () => {
+  it('--max-file-mb lowers or raises the per-file limit, for import and eval alike', async () => {
     const store = path.join(tempDir(), 'store.db');
     const size = fs.statSync(path.join(good, 'memories.jsonl')).size;
-    const r = cama('import', '--store', store, '--bundle', good, '--max-file-mb', '0.01');
+    const r = await cama('import', '--store', store, '--bundle', good, '--max-file-mb', '0.01');
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`memories.jsonl: it is ${Number((size / 1024).toFixed(1))} KB, over the limit of 10.2 KB per bundle file (raise it with --max-file-mb)`);
-    const e = cama('eval', '--bundle', good, '--methods', 'majority_vote', '--json', '--max-file-mb', '0.01');
+    const e = await cama('eval', '--bundle', good, '--methods', 'majority_vote', '--json', '--max-file-mb', '0.01');
     expect(e.status).toBe(1);
     expect(e.stderr).toContain('memories.jsonl: it is');
-    expect(cama('import', '--store', store, '--bundle', good, '--max-file-mb', '0').stderr).toContain('--max-file-mb: invalid value "0"');
+    expect((await cama('import', '--store', store, '--bundle', good, '--max-file-mb', '0')).stderr).toContain('--max-file-mb: invalid value "0"');
   });
 });

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BINARY_FILE, electronSqliteDir, readBuildRecord } from '../../electron/native/layout';
 import { electronTarget, PrepareError, prepareElectronSqlite } from '../../electron/native/prepare';
-import { ROOT as root, cama, ok, tempDir } from '../cli/helpers';
+import { ROOT as root, camaProcess, ok, tempDir } from '../cli/helpers';
 
 const nodeBuild = join(root, 'node_modules', 'better-sqlite3', 'build', 'Release', BINARY_FILE);
 const NOWHERE = 'http://127.0.0.1:9'; // the discard port: nothing listens, so a connection is refused at once
@@ -85,7 +85,7 @@ describe('preparing the Electron build of better-sqlite3', () => {
     expect(stagingLeft()).toEqual([]);
     expect(digest(nodeBuild)).toBe(nodeBuildBefore);
 
-    const report = JSON.parse(ok(cama('eval', '--bundle', join(root, 'resources', 'demo'), '--json', '--methods', 'majority_vote')).stdout) as { n_queries: number };
+    const report = JSON.parse(ok(camaProcess('eval', '--bundle', join(root, 'resources', 'demo'), '--json', '--methods', 'majority_vote')).stdout) as { n_queries: number };
     expect(report.n_queries).toBeGreaterThan(0);
   });
 

@@ -4,7 +4,7 @@ import { trainCommand } from '../../electron/cli/commands/train';
 import { cama, ok } from '../cli/helpers';
 
 describe('cama train', () => {
-  it("--refit-affinity: on by default (ρ 1e-4), the same ρ for a bare flag, a given ρ, off with --no-refit-affinity", () => {
+  it("--refit-affinity: on by default (ρ 1e-4), the same ρ for a bare flag, a given ρ, off with --no-refit-affinity", async () => {
     const refit = (...flags: string[]): unknown => {
       const command = trainCommand().exitOverride().action(() => {}); // parse only: no training
       command.parse(['--bundle', 'b', '--validation', 'v', '--out', 'm.onnx', ...flags], { from: 'user' });
@@ -17,21 +17,21 @@ describe('cama train', () => {
     expect(() => refit('--refit-affinity', '-1')).toThrow(/ρ/);
   });
 
-  it('prints its usage and options, exit 0', () => {
-    const r = ok(cama('train', '--help'));
+  it('prints its usage and options, exit 0', async () => {
+    const r = ok(await cama('train', '--help'));
     expect(r.stdout).toContain('Usage: cama train');
     for (const o of ['--bundle', '--validation', '--out', '--epochs', '--seed', '--mu', '--no-calibrate']) expect(r.stdout, o).toContain(o);
   });
 
-  it('is listed by cama --help', () => {
-    expect(ok(cama('--help')).stdout).toMatch(/^\s+train\b/m);
+  it('is listed by cama --help', async () => {
+    expect(ok(await cama('--help')).stdout).toMatch(/^\s+train\b/m);
   });
 
-  it('refuses a negative μ and a non-.onnx output', () => {
-    const bad = cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.onnx', '--mu', '-1');
+  it('refuses a negative μ and a non-.onnx output', async () => {
+    const bad = await cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.onnx', '--mu', '-1');
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/μ/);
-    const notOnnx = cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.bin');
+    const notOnnx = await cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.bin');
     expect(notOnnx.status).not.toBe(0);
     expect(notOnnx.stderr).toMatch(/\.onnx/);
   });

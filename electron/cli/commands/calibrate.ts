@@ -9,6 +9,7 @@ import { memoized } from '../../model/memo';
 import { progressBar } from '../progress';
 import { loadEngineSetup, MODEL_OPTION_HELP } from './engine';
 import { openData } from './open';
+import { cliIo } from '../io';
 
 export function calibrateCommand(): Command {
   return new Command('calibrate')
@@ -27,12 +28,12 @@ export function calibrateCommand(): Command {
         const result = await calibrate(store, { ...setup, model: memoized(setup.model) }, { stepCost: opts.stepCost, onProgress: (d, t) => bar.update(d, t) });
         bar.stop();
         const chosen = { tauP: result.best.tauP, tauN: result.best.tauN, tauH: result.best.tauH };
-        process.stdout.write(
+        cliIo().out(
           `best: τ_p=${chosen.tauP} τ_N=${chosen.tauN} τ_H=${chosen.tauH}  reward=${result.best.reward.toFixed(4)} accuracy=${(100 * result.best.accuracy).toFixed(1)}% steps=${result.best.steps.toFixed(2)}\n`,
         );
         if (opts.out) {
           writeFileSync(resolve(opts.out), `${JSON.stringify(chosen, null, 2)}\n`);
-          process.stdout.write(`wrote ${opts.out}\n`);
+          cliIo().out(`wrote ${opts.out}\n`);
         }
       } finally {
         bar.stop();

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type EngineSetup, loadEngine, engineSetup as setupFrom } from '../../runtime/setup';
+import { cliIo } from '../io';
 
 export { describeSetup } from '../../runtime/setup';
 
@@ -34,6 +35,6 @@ export function engineSetup(configFile?: string): EngineSetup {
 /** The engine with the trained model (see loadEngine); its notes go to stderr. */
 export async function loadEngineSetup(configFile?: string, model?: string, policy?: string): Promise<EngineSetup> {
   const setup = await loadEngine(readOverrides(configFile), { model, policy, source: configFile });
-  for (const note of setup.notes ?? []) process.stderr.write(`cama: ${note}\n`);
+  for (const note of setup.notes ?? []) cliIo().err(`cama: ${note}\n`);
   return setup;
 }

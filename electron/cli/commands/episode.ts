@@ -6,6 +6,7 @@ import { runEpisode } from '../../engine/episode';
 import { fixed } from '../table';
 import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP } from './engine';
 import { openData } from './open';
+import { cliIo } from '../io';
 
 export function episodeCommand(): Command {
   return new Command('episode')
@@ -24,7 +25,7 @@ export function episodeCommand(): Command {
         if (!query) throw new Error(`no query "${opts.query}" in ${opts.bundle ?? opts.store}`);
         const episode = await runEpisode({ ...setup, source: store }, query, { method: 'cama' });
         if (opts.store) episode.id = store.saveEpisode(episode);
-        process.stdout.write(opts.json ? `${JSON.stringify(episode)}\n` : `${renderEpisode(episode, query.answer)}\n${describeSetup(setup)}\n`);
+        cliIo().out(opts.json ? `${JSON.stringify(episode)}\n` : `${renderEpisode(episode, query.answer)}\n${describeSetup(setup)}\n`);
       } finally {
         store.close();
       }

@@ -15,6 +15,7 @@ import { progressBar } from '../progress';
 import { fixed, formatTable } from '../table';
 import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP, POLICY_OPTION_HELP, readOverrides } from './engine';
 import { openData } from './open';
+import { cliIo } from '../io';
 
 export function evalCommand(): Command {
   const command = new Command('eval')
@@ -56,9 +57,9 @@ export function evalCommand(): Command {
         bar.stop();
         const drops = ablationDrops(report, ablate);
         const llmCost = llm ? llmCostReport(llm, methods, report.n_queries) : undefined;
-        if (opts.json) process.stdout.write(`${JSON.stringify({ ...report, ...(ablate.length > 0 ? { ablations: drops } : {}), ...(llmCost ? { llm_cost: llmCost } : {}) })}\n`);
+        if (opts.json) cliIo().out(`${JSON.stringify({ ...report, ...(ablate.length > 0 ? { ablations: drops } : {}), ...(llmCost ? { llm_cost: llmCost } : {}) })}\n`);
         else
-          process.stdout.write(
+          cliIo().out(
             `${renderReport(report)}\n${ablate.length > 0 ? `\n${renderDrops(drops)}\n` : ''}${llmCost && llm ? `\n${renderLlmCost(llmCost, llm.endpoint, llm.config.model)}\n` : ''}${describeSetup(setup)}\n`,
           );
       } finally {

@@ -8,6 +8,7 @@ import { defaultModelsDir } from '../../model/paths';
 import { type InvarianceResult, type ProtocolRow, protocolChecks, readProtocol, renderInvariance, renderProtocol, runInvariance, runProtocol } from '../../eval/protocol';
 import { progressBar } from '../progress';
 import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP, POLICY_OPTION_HELP } from './engine';
+import { cliIo } from '../io';
 
 export function protocolCommand(): Command {
   return new Command('protocol')
@@ -24,6 +25,7 @@ export function protocolCommand(): Command {
     .option('--no-invariance', 'skip the invariance checks (rewrites in each family, metadata dealt out at random)')
     .option('--json', 'print the rows as one JSON object instead of the table')
     .action(async (opts: { config: string; out: string; sets?: string; model?: string; policy?: string; engineConfig?: string; invariance: boolean; json?: boolean }) => {
+      const io = cliIo(); // taken now for the progress callbacks
       const configFile = resolve(opts.config);
       const config = readProtocol(configFile);
       const setup = await loadEngineSetup(opts.engineConfig, opts.model, opts.policy);
@@ -43,7 +45,7 @@ export function protocolCommand(): Command {
           onProgress: (l: string, d: number, t: number) => {
             if (l !== label) {
               label = l;
-              if (!process.stderr.isTTY) process.stderr.write(`protocol: ${l}\n`);
+              if (!io.errIsTTY) io.err(`protocol: ${l}\n`);
             }
             bar.update(d, t);
           },
@@ -69,7 +71,7 @@ export function protocolCommand(): Command {
       };
       writeFileSync(join(out, 'protocol.json'), `${JSON.stringify(result, null, 2)}\n`);
       writeFileSync(join(out, 'protocol.md'), `${table}\n\n${summary}${invarianceText}\n\n${describeSetup(setup)}\n`);
-      process.stdout.write(
+      io.out(
         opts.json ? `${JSON.stringify(result)}\n` : `${table}\n\n${summary}${invarianceText}\n${describeSetup(setup)}\n(written to ${join(out, 'protocol.md')} and protocol.json)\n`,
       );
     });

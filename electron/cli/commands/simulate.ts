@@ -8,6 +8,7 @@ import { describeConfig, type SimulatorConfig, simulatorConfig } from '../../sim
 import { simulate } from '../../simulator/simulate';
 import { progressBar } from '../progress';
 import { formatTable } from '../table';
+import { cliIo } from '../io';
 
 export function simulateCommand(): Command {
   return new Command('simulate')
@@ -19,12 +20,12 @@ export function simulateCommand(): Command {
     .option('--describe', 'print every config field with its default and meaning, and exit')
     .action(async (opts: { config?: string; seed?: number; out?: string; printConfig?: boolean; describe?: boolean }) => {
       if (opts.printConfig) {
-        process.stdout.write(`${JSON.stringify(simulatorConfig({}), null, 2)}\n`);
+        cliIo().out(`${JSON.stringify(simulatorConfig({}), null, 2)}\n`);
         return;
       }
       if (opts.describe) {
         const rows = describeConfig().map((l) => l.split('\t'));
-        process.stdout.write(`${formatTable(['field', 'default', 'meaning'], rows, ['l', 'l', 'l'])}\n`);
+        cliIo().out(`${formatTable(['field', 'default', 'meaning'], rows, ['l', 'l', 'l'])}\n`);
         return;
       }
       if (!opts.out) throw new Error('simulate: --out DIR is required');
@@ -42,7 +43,7 @@ export function simulateCommand(): Command {
         .sort()
         .map(([t, n]) => `${t}=${n}`)
         .join(' ');
-      process.stdout.write(
+      cliIo().out(
         `wrote ${summary.out}: ${summary.agents} agents, ${summary.memories} memories, ${summary.edges} provenance edges, ${summary.queries} queries (seed ${summary.seed})\ntags: ${tags}\n`,
       );
     });

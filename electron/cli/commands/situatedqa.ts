@@ -11,6 +11,7 @@ import { numberOption } from '../options';
 import { progressBar } from '../progress';
 import { deepMerge } from '../../common/merge';
 import { readConfig } from './simulate';
+import { cliIo } from '../io';
 
 export function situatedQaCommand(): Command {
   return new Command('situatedqa')
@@ -49,7 +50,7 @@ export function situatedQaCommand(): Command {
         .sort()
         .map(([t, n]) => `${t}=${n}`)
         .join(' ');
-      process.stdout.write(
+      cliIo().out(
         `wrote ${summary.out}: ${summary.timelines} questions, ${summary.agents} agents, ${summary.memories} memories, ${summary.edges} provenance edges (seed ${summary.seed})\ntags: ${tags}\n`,
       );
     });

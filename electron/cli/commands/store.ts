@@ -8,6 +8,7 @@ import { Store } from '../../store/store';
 import { type ReadLimitFlags, readLimitsOf, withReadLimitOptions } from '../options';
 import { progressBar } from '../progress';
 import { openStoreForImport } from './open';
+import { cliIo } from '../io';
 
 export function importCommand(): Command {
   const command = new Command('import')
@@ -21,7 +22,7 @@ export function importCommand(): Command {
       const summary = importBundle(store, resolve(opts.bundle), { onProgress: (d, t) => bar.update(d, t), limits: readLimitsOf(opts) });
       bar.stop();
       store.close();
-      process.stdout.write(`imported into ${opts.store}: ${JSON.stringify(summary)}\n`);
+      cliIo().out(`imported into ${opts.store}: ${JSON.stringify(summary)}\n`);
     } catch (err) {
       store.discardIfNew(); // a refused bundle leaves no empty store file behind
       throw err;
@@ -40,7 +41,7 @@ export function exportCommand(): Command {
       const store = Store.open(resolve(opts.store));
       try {
         exportBundle(store, resolve(opts.out));
-        process.stdout.write(`exported ${opts.store} to ${opts.out}\n`);
+        cliIo().out(`exported ${opts.store} to ${opts.out}\n`);
       } finally {
         store.close();
       }

@@ -7,10 +7,12 @@ import { Command } from 'commander';
 import { formatFixed, numberOption } from '../options';
 import { phasedBar } from '../progress';
 import { POLICY_TRAIN_DEFAULTS, type PolicyTrainEvent, trainPolicy } from '../../train/policy-train';
+import { cliIo } from '../io';
 
 
 
 function policyProgress(): { onEvent: (e: PolicyTrainEvent) => void; stop: () => void } {
+  const io = cliIo(); // taken now: training callbacks may run outside the command's async context
   const bar = phasedBar('train-policy [{bar}] {phase} {value}/{total} | epoch {epoch} reward {reward} | val reward {vreward} acc {acc} steps {steps}', { epoch: '–', reward: '–', vreward: '–', acc: '–', steps: '–' });
   const { tty, payload, show, line } = bar;
   let phase = '';
@@ -44,7 +46,7 @@ function policyProgress(): { onEvent: (e: PolicyTrainEvent) => void; stop: () =>
         }
         case 'calibrate':
         case 'evaluate':
-          if (phase !== e.phase && !tty) process.stderr.write(`train-policy: ${e.phase} on validation\n`);
+          if (phase !== e.phase && !tty) io.err(`train-policy: ${e.phase} on validation\n`);
           show(e.phase, e.done, e.total);
           break;
         case 'write':
@@ -133,7 +135,7 @@ export function trainPolicyCommand(): Command {
             v ? `validation with recovery: ${row('cama')}` : '',
             v ? `                          ${row('cama_wo_policy')}` : '',
           ].filter(Boolean);
-          process.stdout.write(`${lines.join('\n')}\n`);
+          cliIo().out(`${lines.join('\n')}\n`);
         } finally {
           progress.stop();
         }

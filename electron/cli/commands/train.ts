@@ -8,6 +8,7 @@ import { phasedBar } from '../progress';
 import { type FeatureGroup, GROUPS } from '../../model/featurizer';
 import { type AffinityRefitReport, REFIT_DEFAULTS } from '../../train/affinity-refit';
 import { type TrainEvent, train, TRAIN_DEFAULTS } from '../../train/trainer';
+import { cliIo } from '../io';
 
 /** `kind=0.25,metadata=0.25`: each input group and the probability of hiding it from an example at a step. */
 function groupDropoutOption(value: string): Partial<Record<FeatureGroup, number>> {
@@ -28,6 +29,7 @@ const formatGroupDropout = (d: Partial<Record<FeatureGroup, number>>): string =>
 
 /** A progress bar on stderr with loss and validation metrics; one line per epoch when stderr is not a terminal. */
 function trainProgress(): { onEvent: (e: TrainEvent) => void; stop: () => void } {
+  const io = cliIo(); // taken now: training callbacks may run outside the command's async context
   const bar = phasedBar('train [{bar}] {phase} {value}/{total} | epoch {epoch} loss {loss} | val acc {acc} CMR {cmr} RS {rs}', { epoch: '–', loss: '–', acc: '–', cmr: '–', rs: '–' });
   const { tty, payload, show, line } = bar;
   let phase = '';
@@ -51,7 +53,7 @@ function trainProgress(): { onEvent: (e: TrainEvent) => void; stop: () => void }
           show('fit', e.step, e.steps);
           if (!tty && e.step === e.steps && e.last?.epoch === e.epoch) {
             const v = e.last.validation;
-            process.stderr.write(
+            io.err(
               `train: epoch ${e.epoch}/${e.epochs} loss ${formatFixed(e.last.loss, 4)} (task ${formatFixed(e.last.taskLoss, 4)}, dependence ${formatFixed(e.last.dependenceLoss, 4)}, ` +
                 `support ${formatFixed(e.last.supportLoss, 4)}, affinity ${formatFixed(e.last.affinityLoss, 4)}, consistency ${formatFixed(e.last.consistencyLoss, 4)}) | ` +
                 `validation single-pass acc ${formatFixed(v.accuracy)} CMR ${formatFixed(v.cmr)} RS ${formatFixed(v.rs)} text-only acc ${formatFixed(v.textAccuracy)} loss ${formatFixed(v.loss, 4)} | ${formatFixed(e.last.ms / 1000)} s\n`,
@@ -60,12 +62,12 @@ function trainProgress(): { onEvent: (e: TrainEvent) => void; stop: () => void }
           break;
         }
         case 'refit':
-          if (phase !== e.phase && !tty) process.stderr.write('train: refitting the affinity head on the training pairs\n');
+          if (phase !== e.phase && !tty) io.err('train: refitting the affinity head on the training pairs\n');
           show(e.phase, e.done, e.total);
           break;
         case 'calibrate':
         case 'evaluate':
-          if (phase !== e.phase && !tty) process.stderr.write(`train: ${e.phase} on validation\n`);
+          if (phase !== e.phase && !tty) io.err(`train: ${e.phase} on validation\n`);
           show(e.phase, e.done, e.total);
           break;
         case 'write':
@@ -214,7 +216,7 @@ export function trainCommand(): Command {
             refit ? refitLine(refit) : '',
             v ? `validation with recovery: accuracy ${formatFixed(v.accuracy ?? undefined)} CMR ${formatFixed(v.cmr ?? undefined)} RS ${formatFixed(v.rs ?? undefined)}` : '',
           ].filter(Boolean);
-          process.stdout.write(`${lines.join('\n')}\n`);
+          cliIo().out(`${lines.join('\n')}\n`);
         } finally {
           progress.stop();
         }
