@@ -2,7 +2,7 @@
 // jobs (analysis, training) under plain Node, which is what Electron's main process runs it with. This
 // catches what only bundling breaks, e.g. a dependency's side-effect import dropped by tree shaking.
 
-import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -10,6 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildElectron } from '../../electron/build';
 import type { JobRequest, WorkerMessage } from '../../electron/backend/worker-protocol';
 import { importBundle } from '../../electron/bundle/import';
+import { simulatorConfig } from '../../electron/simulator/config';
+import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
 import { tempFolder } from '../cleanup';
 
@@ -54,9 +56,14 @@ describe('the Electron bundles', () => {
 
   it('train a model in the bundled worker (tfjs and its cpu backend survive bundling)', async () => {
     const validation = join(dir, 'validation.json');
-    writeFileSync(validation, JSON.stringify({ name: 'v', seed: 77, world: { subjects: 12 }, queries: { count: 16 } }));
+    writeFileSync(validation, JSON.stringify({ name: 'v', seed: 77, world: { subjects: 8 }, queries: { count: 8 } }));
+    // A store of a few questions: what is checked is that training runs in the bundle, not the model.
+    const small = join(dir, 'small-bundle');
+    await simulate(simulatorConfig({ name: 'small', seed: 5, world: { subjects: 8 }, queries: { count: 12 } }), small);
     const copy = join(dir, 'train.sqlite');
-    copyFileSync(storePath, copy);
+    const store = Store.open(copy);
+    importBundle(store, small);
+    store.close();
     const out = join(dir, 'bundled.onnx');
     const done = await run({ kind: 'train', storePath: copy, out, validation, epochs: 1, mu: 0.5, seed: 1, useLabels: true });
     expect(done.type, JSON.stringify(done)).toBe('done');
