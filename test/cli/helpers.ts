@@ -64,7 +64,7 @@ export async function smallBundle(seed = 3, dir = path.join(tempDir(), 'bundle')
   return dir;
 }
 
-/** Opens the store file after the CLI process has exited, reads from it and closes it. */
+/** Opens the store file after the command has finished, reads from it and closes it. */
 export function withStore<T>(file: string, read: (store: Store) => T): T {
   const store = Store.open(file);
   try {
