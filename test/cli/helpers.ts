@@ -2,24 +2,20 @@
 // argv) or spawned as a child process (node --import tsx electron/cli/main.ts) where the process itself
 // is under test, from the repository root, with its own temporary folders. No mocks.
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCama } from '../../electron/cli/program';
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
-import { afterThisFile } from '../cleanup';
+import { tempFolder } from '../cleanup';
 import { HUNG_MS } from '../limits';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-
+/** A fresh temporary folder, removed when the test file has finished. */
 export function tempDir(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'cama-clitest-'));
-  afterThisFile(() => fs.rmSync(d, { recursive: true, force: true }));
-  return d;
+  return tempFolder('cama-clitest-');
 }
 
 export interface CliResult {

@@ -1,7 +1,6 @@
 // Simulator test helpers: small seeded worlds written into temporary folders, read back as plain rows or
 // imported into a real SQLite store (a file in the same temporary folder). No mocks.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { ClaimKey, Query } from '../../shared/domain';
 import { importBundle } from '../../electron/bundle/import';
@@ -10,13 +9,11 @@ import { deepMerge } from '../../electron/common/merge';
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
-import { afterThisFile } from '../cleanup';
+import { afterThisFile, tempFolder } from '../cleanup';
 
-
+/** A fresh temporary folder, removed when the test file has finished. */
 export function tempDir(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'cama-simtest-'));
-  afterThisFile(() => fs.rmSync(d, { recursive: true, force: true }));
-  return d;
+  return tempFolder('cama-simtest-');
 }
 
 // --- the bundle's rows as the simulator writes them -------------------------------------------------
