@@ -26,7 +26,7 @@ import { ModelRegistry, trainPlan } from './models';
 import { defaultDataDir, RecentStores } from './paths';
 import { memoryEpisodes } from './memoryEpisodes';
 import { episodeView, memoryView, provenanceGraph, provenanceOverview, queryRows, whatIf } from './views';
-import type { JobRequest } from './worker-protocol';
+import type { JobRequest, TrainingExamples } from './worker-protocol';
 
 export interface ServiceOptions {
   mode: 'electron' | 'web';
@@ -39,6 +39,8 @@ export interface ServiceOptions {
   modelsDir?: string;
   /** Validation data for models trained in the app (default: resources/configs/simulator-validation.json). */
   trainingValidation?: string;
+  /** Which examples models trained in the app learn from (default: every kind, the shipped recipe). */
+  trainingExamples?: TrainingExamples;
   /** The native file/folder picker (Electron); absent in web mode. */
   choosePath?: (args: { kind: 'file' | 'folder'; save?: boolean; title?: string }) => Promise<string | null>;
   /**
@@ -385,7 +387,7 @@ export class WorkbenchService {
       const out = this.models.userFile(name);
       const validation = plan.validation.path;
       return this.startJob(
-        { kind: 'train', storePath: this.current().path, out, validation, epochs, mu, seed, useLabels: useLabels ?? true, useWeakLabels: useWeakLabels ?? false },
+        { kind: 'train', storePath: this.current().path, out, validation, epochs, mu, seed, useLabels: useLabels ?? true, useWeakLabels: useWeakLabels ?? false, examples: this.opts.trainingExamples },
         `training ${name}`,
       );
     },

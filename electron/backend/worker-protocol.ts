@@ -2,6 +2,17 @@
 
 import type { LlmConfig } from '../llm/client';
 
+/**
+ * Which examples a training in the app builds beyond each question's initial slice (TrainOptions of the
+ * same names; absent: all of them, the shipped recipe). The host may trim them: the app's own tests train
+ * on the initial slices alone, because what they check is the loop, not the model.
+ */
+export interface TrainingExamples {
+  episodes?: boolean;
+  variants?: boolean;
+  textOnly?: boolean;
+}
+
 /** Every job names its store, and where the trained models are (the worker loads the same engine). */
 interface JobBase {
   storePath: string;
@@ -16,7 +27,7 @@ export type JobRequest =
   | (JobBase & { kind: 'analyse'; all?: boolean })
   | (JobBase & { kind: 'eval'; methods: string[]; label: string; /** For the LLM methods (key included: it stays in this process). */ llm?: LlmConfig })
   | (JobBase & { kind: 'demo'; bundleDir?: string; seed?: number; queries?: number })
-  | (JobBase & { kind: 'train'; out: string; validation: string; epochs: number; mu: number; seed: number; useLabels: boolean; useWeakLabels?: boolean });
+  | (JobBase & { kind: 'train'; out: string; validation: string; epochs: number; mu: number; seed: number; useLabels: boolean; useWeakLabels?: boolean; examples?: TrainingExamples });
 
 export type WorkerMessage =
   | { type: 'progress'; done: number; total: number; message?: string }

@@ -8,6 +8,7 @@ import { openFirstStore } from '../../electron/backend/first-store';
 import { WorkbenchService } from '../../electron/backend/service';
 import { caller, RESOURCES, WORKER } from './helpers';
 import { tempFolder } from '../cleanup';
+import { TINY_TRAINING } from '../training';
 
 let service: WorkbenchService;
 
@@ -18,7 +19,7 @@ beforeAll(async () => {
   // A small validation set keeps the in-app training test short.
   const validation = join(dataDir, 'small-validation.json');
   writeFileSync(validation, JSON.stringify({ name: 'small-validation', seed: 77, world: { subjects: 15 }, queries: { count: 20 } }));
-  service = new WorkbenchService({ mode: 'web', version: 'test', dataDir, resourcesDir: RESOURCES, worker: { url: WORKER }, trainingValidation: validation });
+  service = new WorkbenchService({ mode: 'web', version: 'test', dataDir, resourcesDir: RESOURCES, worker: { url: WORKER }, trainingValidation: validation, trainingExamples: TINY_TRAINING });
   await openFirstStore(service);
 });
 

@@ -13,6 +13,7 @@ import { startWebServer, type WebServer } from '../../electron/backend/server';
 import { WorkbenchService } from '../../electron/backend/service';
 import type { CallName, CallResult } from '../../shared/contract';
 import { HUNG_MS, PAGE_MS } from '../limits';
+import { TINY_TRAINING } from '../training';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const CHROMIUM = '/usr/bin/chromium';
@@ -132,6 +133,7 @@ export async function startWorkbench(opts: WorkbenchOptions = {}): Promise<Workb
     resourcesDir: join(root, 'resources'),
     worker: { url: new URL('../../electron/backend/worker-tsx.mjs', import.meta.url) },
     trainingValidation: validation,
+    trainingExamples: TINY_TRAINING,
   });
   opts.log?.('opening the demo store');
   await openFirstStore(service);
