@@ -1,15 +1,16 @@
 // `npm run bench -- --memories 1000000`: retrieval on a store of about that many memories (issue 11, item 6).
 // Opt-in, because simulating and importing a million memories takes minutes and about 2 GB of disk.
 
-import { mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { importBundle } from '../../electron/bundle/import';
 import { initialSlice, queryTerms } from '../../electron/engine/retrieve';
 import { anyOf } from '../../electron/engine/text';
 import { engineSetup } from '../../electron/runtime/setup';
 import { simulatorConfig } from '../../electron/simulator/config';
-import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
 
 /** About 100 memories per subject: 8 attributes, 20 chatter memories and 1-3 copies of each truth source. */
@@ -44,6 +45,24 @@ export function scaleConfig(memories: number, queries: number) {
   });
 }
 
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Writes the world's bundle to `dir`/scale with `cama simulate`, in a child process. What this section times
+ * is the import, and a process whose heap has just held a million-memory world imports slower than one
+ * that has not (64.6 s against 58.1 s, measured): that is the bench's setup, not what an import costs a
+ * user, whose `cama import` or import job starts in a fresh process or worker thread.
+ */
+function simulateInChild(cfg: ReturnType<typeof scaleConfig>, dir: string): void {
+  const config = join(dir, 'scale-config.json');
+  writeFileSync(config, JSON.stringify(cfg));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'electron/cli/main.ts'), 'simulate', '--config', config, '--out', join(dir, 'scale')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (r.status !== 0) throw new Error(`cama simulate for the scale world failed (${r.error?.message ?? `exit code ${r.status}`})`);
+}
+
 /** Simulates, imports into a SQLite file under `dir`, and times initialSlice (FTS5 retrieval) per query. */
 export async function scaleBench(dir: string, opts: ScaleOptions): Promise<Record<string, unknown>> {
   const log = opts.log ?? (() => undefined);
@@ -53,10 +72,10 @@ export async function scaleBench(dir: string, opts: ScaleOptions): Promise<Recor
   const cfg = scaleConfig(opts.memories, nQueries);
   log(`scale: simulating ${cfg.world.subjects} subjects × ${cfg.world.attributesPerSubject} attributes (about ${opts.memories} memories)`);
   let t = performance.now();
-  const sim = await simulate(cfg, join(dir, 'scale'));
+  simulateInChild(cfg, dir);
   const simulateS = (performance.now() - t) / 1000;
 
-  log(`scale: importing ${sim.memories} memories`);
+  log('scale: importing');
   const store = Store.open(join(dir, 'scale.sqlite'));
   try {
     t = performance.now();
