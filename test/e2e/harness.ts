@@ -79,12 +79,23 @@ async function rendererBuild(production = false): Promise<string> {
   if (existsSync(join(dir, 'index.html'))) return dir;
   mkdirSync(join(dir, '..'), { recursive: true });
   const scratch = mkdtempSync(`${dir}.building-`);
-  await build({
-    configFile: join(root, 'renderer', 'vite.config.ts'),
-    build: { outDir: scratch, emptyOutDir: true },
-    logLevel: 'error',
-    ...(production ? { mode: 'production', define: { 'process.env.NODE_ENV': JSON.stringify('production') } } : {}),
-  });
+  // Vite and the React plugin read NODE_ENV itself, not the mode: under vitest ('test') a build in production
+  // mode still compiled JSX for React's development runtime (jsxDEV), which React's production build lacks,
+  // and the page rendered nothing. So a production build runs with NODE_ENV=production, as `npm run build` does.
+  const nodeEnv = process.env.NODE_ENV;
+  if (production) process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      configFile: join(root, 'renderer', 'vite.config.ts'),
+      build: { outDir: scratch, emptyOutDir: true },
+      logLevel: 'error',
+      ...(production ? { mode: 'production' } : {}),
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
+  if (production) refuseDevelopmentJsx(scratch);
   try {
     renameSync(scratch, dir);
   } catch (err) {
@@ -92,6 +103,16 @@ async function rendererBuild(production = false): Promise<string> {
     rmSync(scratch, { recursive: true, force: true });
   }
   return dir;
+}
+
+/** A production build whose scripts call React's development JSX runtime would render nothing: say so. */
+function refuseDevelopmentJsx(buildDir: string): void {
+  const assets = join(buildDir, 'assets');
+  for (const name of readdirSync(assets)) {
+    if (name.endsWith('.js') && readFileSync(join(assets, name), 'utf8').includes('jsxDEV')) {
+      throw new Error(`the renderer's production build calls React's development JSX runtime (jsxDEV in assets/${name})`);
+    }
+  }
 }
 
 /**
