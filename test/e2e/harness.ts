@@ -91,11 +91,14 @@ async function rendererBuild(production = false): Promise<string> {
       logLevel: 'error',
       ...(production ? { mode: 'production' } : {}),
     });
+    if (production) refuseDevelopmentJsx(scratch);
+  } catch (err) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw err;
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
   }
-  if (production) refuseDevelopmentJsx(scratch);
   try {
     renameSync(scratch, dir);
   } catch (err) {
