@@ -76,7 +76,12 @@ function rendererSourceDigest(): string {
  */
 async function rendererBuild(production = false): Promise<string> {
   const dir = join(tmpdir(), 'wb-e2e-renderer', `${rendererSourceDigest()}${production ? '-production' : ''}`);
-  if (existsSync(join(dir, 'index.html'))) return dir;
+  if (existsSync(join(dir, 'index.html'))) {
+    // A cached production build is checked as a fresh one is: one made before the check existed (or by a
+    // harness that ran under another NODE_ENV) is removed and built again, not served.
+    if (!production || !developmentJsxIn(dir)) return dir;
+    rmSync(dir, { recursive: true, force: true });
+  }
   mkdirSync(join(dir, '..'), { recursive: true });
   const scratch = mkdtempSync(`${dir}.building-`);
   // Vite and the React plugin read NODE_ENV itself, not the mode: under vitest ('test') a build in production
@@ -108,13 +113,18 @@ async function rendererBuild(production = false): Promise<string> {
   return dir;
 }
 
+/** The first script of a build that calls React's development JSX runtime (jsxDEV), if any. */
+function developmentJsxIn(buildDir: string): string | undefined {
+  const assets = join(buildDir, 'assets');
+  if (!existsSync(assets)) return undefined;
+  return readdirSync(assets).find((name) => name.endsWith('.js') && readFileSync(join(assets, name), 'utf8').includes('jsxDEV'));
+}
+
 /** A production build whose scripts call React's development JSX runtime would render nothing: say so. */
 function refuseDevelopmentJsx(buildDir: string): void {
-  const assets = join(buildDir, 'assets');
-  for (const name of readdirSync(assets)) {
-    if (name.endsWith('.js') && readFileSync(join(assets, name), 'utf8').includes('jsxDEV')) {
-      throw new Error(`the renderer's production build calls React's development JSX runtime (jsxDEV in assets/${name})`);
-    }
+  const name = developmentJsxIn(buildDir);
+  if (name !== undefined) {
+    throw new Error(`the renderer's production build calls React's development JSX runtime (jsxDEV in assets/${name})`);
   }
 }
 
