@@ -77,7 +77,8 @@ async function run(req: JobRequest): Promise<unknown> {
 async function trainModel(req: Extract<JobRequest, { kind: 'train' }>): Promise<unknown> {
   const { train } = await import('../train/trainer');
   const result = await train(
-    { bundle: req.storePath, validation: req.validation, out: req.out, epochs: req.epochs, mu: req.mu, seed: req.seed, labels: req.useLabels, weakLabels: req.useWeakLabels ?? false, ...req.examples },
+    { bundle: req.storePath, validation: req.validation, out: req.out, epochs: req.epochs, mu: req.mu, seed: req.seed, labels: req.useLabels, weakLabels: req.useWeakLabels ?? false,
+      episodes: req.examples?.episodes, variants: req.examples?.variants, textOnly: req.examples?.textOnly },
     (e) => {
       if (e.phase === 'fit') {
         const loss = Number.isFinite(e.loss) ? ` · loss ${e.loss.toFixed(3)}` : '';

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFirstStore } from '../../electron/backend/first-store';
 import { WorkbenchService } from '../../electron/backend/service';
+import { readCard } from '../../electron/model/card';
 import { caller, RESOURCES, WORKER } from './helpers';
 import { tempFolder } from '../cleanup';
 import { TINY_TRAINING } from '../training';
@@ -117,6 +118,11 @@ describe('models in the app', () => {
     const mine = (await ok('models')).find((m) => m.name === 'from-labels');
     expect(mine).toMatchObject({ origin: 'user', active: false });
     expect(mine?.labelsUsed).toBe((await ok('labels')).length);
+    // The host's trimmed recipe (TINY_TRAINING) reached the trainer: initial slices only, no episode,
+    // variant or text-only examples.
+    const card = readCard(String(mine?.file).replace(/\.onnx$/, '.card.json'));
+    expect(card?.training.examples).toMatchObject({ episode: 0, corr: 0, ind: 0, text: 0, 'text-corr': 0 });
+    expect((card?.training.examples as { initial: number }).initial).toBeGreaterThan(0);
     // Its twin without the labels (useLabels: false, labelsUsed 0) is trained from the view in
     // test/e2e/label-loop.test.ts, through this same call.
     const again = await service.dispatch('startTrain', { name: 'from-labels', epochs: 1, mu: 0.5, seed: 4 });
