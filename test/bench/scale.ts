@@ -3,7 +3,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { importBundle } from '../../electron/bundle/import';
@@ -60,7 +60,10 @@ function simulateInChild(cfg: ReturnType<typeof scaleConfig>, dir: string): void
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  if (r.status !== 0) throw new Error(`cama simulate for the scale world failed (${r.error?.message ?? `exit code ${r.status}`})`);
+  if (r.status !== 0) {
+    const why = r.error?.message ?? (r.signal !== null ? `killed by ${r.signal}` : `exit code ${r.status}`);
+    throw new Error(`cama simulate for the scale world (into ${resolve(dir, 'scale')}) failed: ${why}`);
+  }
 }
 
 /** Simulates, imports into a SQLite file under `dir`, and times initialSlice (FTS5 retrieval) per query. */

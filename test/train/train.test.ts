@@ -73,6 +73,8 @@ describe('train (30 subjects, 60 queries, 2 epochs)', () => {
     const bundle = await simulateBundle(path.join(dir, 'tiny'), { name: 'tiny', seed: 79, world: { subjects: 8 }, queries: { count: 12 } });
     const tiny = (seed: number, out: string) => ({ ...base(), bundle, epochs: 1, seed, out: path.join(dir, out, 'small.onnx'), calibrate: false });
     const once = await train(tiny(5, 'once'));
+    const built = once.card.training.examples as Record<string, number>;
+    for (const origin of ['initial', 'episode', 'corr', 'ind', 'text']) expect(built[origin], origin).toBeGreaterThan(0);
     const again = await train(tiny(5, 'again'));
     expect(fs.readFileSync(again.file).equals(fs.readFileSync(once.file))).toBe(true);
     expect(again.history.map((h) => h.loss)).toEqual(once.history.map((h) => h.loss));
