@@ -17,8 +17,8 @@ import { traceCandidates } from './provenance';
 import { type Reformulator, reformulations } from './reformulate';
 import { initialSlice, retrieve } from './retrieve';
 import { evidenceMask, type SupportScores } from './scorer';
-import { buildSliceInput, buildSliceInputWith, type TextReader } from './slice-input';
-import type { MemorySource, SliceMemory, WordFrequency } from './types';
+import { buildSliceInput, buildSliceInputWith, type SliceStore, type TextReader } from './slice-input';
+import type { MemorySource, SliceMemory } from './types';
 
 export interface EngineDeps {
   source: MemorySource;
@@ -47,13 +47,15 @@ export interface SliceAnalysis {
 
 /** Arbitrates a given slice and provenance graph (also what the what-if view recomputes). */
 export async function analyseSlice(
-  deps: Pick<EngineDeps, 'model' | 'config' | 'reader'> & { source?: WordFrequency },
+  deps: Pick<EngineDeps, 'model' | 'config' | 'reader'> & { source?: SliceStore },
   query: Query,
   slice: readonly SliceMemory[],
   edges: readonly ProvenanceEdge[],
 ): Promise<SliceAnalysis> {
   const { config } = deps;
-  const input = deps.reader ? await buildSliceInputWith(deps.reader, query, slice, edges, config.slots) : buildSliceInput(query, slice, edges, config.slots, deps.source);
+  const input = deps.reader
+    ? await buildSliceInputWith(deps.reader, query, slice, edges, config.slots, deps.source)
+    : buildSliceInput(query, slice, edges, config.slots, deps.source);
   const { key, hypotheses } = input;
 
   const t0 = performance.now();
@@ -64,7 +66,8 @@ export async function analyseSlice(
   const provider = config.decoupling ? deps.model.name : `${ENTRY_LEVEL_PROVIDER} (${deps.model.name})`;
   const t1 = performance.now();
   const support = output.support ?? input.claimSupport;
-  const { priors, known } = priorAttributes(slice);
+  // The members as the input reads them: `observed` overruled by recorded provenance (engine/observed.ts).
+  const { priors, known } = priorAttributes(input.memories);
   const arbitration = arbitrate({
     assignment,
     support: support.support,

@@ -8,15 +8,31 @@ import { claimedValues, extractHypotheses, queryKey } from './hypotheses';
 import { provenancePrior } from './provenance';
 import { claimSupport } from './scorer';
 import { questionKey, readTexts, type TextReading } from './text-claims';
-import type { SliceMemory, WordFrequency } from './types';
+import { sliceAsRead } from './observed';
+import type { MemorySource, SliceMemory, WordFrequency } from './types';
 
 /**
+ * What building a slice's input may ask the store: how rare the question's words are (readTexts) and the
+ * members' recorded parents outside the slice (sliceAsRead). Either may be missing; a slice read without
+ * them uses the extractor's defaults and the slice's own edges.
+ */
+export type SliceStore = Partial<Pick<MemorySource, 'documentFrequency' | 'parentsOf'>>;
+
+function parentsIn(store: SliceStore | undefined): Pick<MemorySource, 'parentsOf'> | undefined {
+  return store?.parentsOf ? (store as Pick<MemorySource, 'parentsOf'>) : undefined;
+}
+
+/**
+ * The members are read as the model and the reliability head see them (`observed` overruled by recorded
+ * provenance: engine/observed.ts); `memories` of the result is that reading, and the priors are taken from it.
  * The key is the query's (or the one the slice's claims are on); a slice with no claim at all, asked by a
  * query with no structured key, is about the question itself. Claim-free memories are read for the values
  * their text states, which join the hypotheses and give their support rows; `words`, the store's word
  * counts, tell which texts are about a question that is its own key (readTexts).
  */
-export function buildSliceInput(query: Query, slice: readonly SliceMemory[], edges: readonly ProvenanceEdge[], slots: number, words?: WordFrequency): SliceInput {
+export function buildSliceInput(query: Query, members: readonly SliceMemory[], edges: readonly ProvenanceEdge[], slots: number, store?: SliceStore): SliceInput {
+  const slice = sliceAsRead(members, edges, parentsIn(store));
+  const words = store?.documentFrequency ? (store as WordFrequency) : undefined;
   const key = queryKey(query, slice) ?? questionKey(query);
   const claimed = claimedValues(slice, key);
   const reading = slice.some((m) => m.claims.length === 0) ? readTexts(query, key, slice, claimed.map((h) => h.value), words) : undefined;
@@ -30,7 +46,15 @@ export function buildSliceInput(query: Query, slice: readonly SliceMemory[], edg
 export type TextReader = (query: Query, key: ClaimKey, slice: readonly SliceMemory[], knownValues: readonly string[]) => Promise<TextReading>;
 
 /** buildSliceInput with the claim-free memories read by `reader`. */
-export async function buildSliceInputWith(reader: TextReader, query: Query, slice: readonly SliceMemory[], edges: readonly ProvenanceEdge[], slots: number): Promise<SliceInput> {
+export async function buildSliceInputWith(
+  reader: TextReader,
+  query: Query,
+  members: readonly SliceMemory[],
+  edges: readonly ProvenanceEdge[],
+  slots: number,
+  store?: SliceStore,
+): Promise<SliceInput> {
+  const slice = sliceAsRead(members, edges, parentsIn(store));
   const key = queryKey(query, slice) ?? questionKey(query);
   const claimed = claimedValues(slice, key);
   const reading = slice.some((m) => m.claims.length === 0) ? await reader(query, key, slice, claimed.map((h) => h.value)) : undefined;

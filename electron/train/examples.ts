@@ -233,7 +233,7 @@ export function makeExample(
   const K = slice.length;
   const L = input.hypotheses.length;
   const features = featurize(input);
-  const { priors, known } = priorAttributes(slice);
+  const { priors, known } = priorAttributes(input.memories);
   const evidence = Array.from(features.evidence, (e) => e === 1);
   const gold = query.answer === undefined ? -1 : input.hypotheses.findIndex((h) => h.norm === normalize(query.answer as string));
   // What each member's claims (in the original slice) say of each hypothesis: the support scorer's target.
