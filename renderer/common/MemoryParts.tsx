@@ -1,6 +1,8 @@
 // Pieces of a memory shown in full, shared by the inspector's drawer and the provenance explorer's.
 
 import type { Claim } from '../../shared/domain';
+import { observedAsRead } from '../../shared/observed';
+import { num } from './format';
 import './common.css';
 
 /** What a memory claims: "asserts north gate · state = open". */
@@ -25,5 +27,29 @@ export function GroundTruthFactor({ factor }: { factor: string | undefined }) {
     <p className="muted memory-small" title="from the bundle; the engine never reads it">
       ground-truth factor (evaluation only): <code>{factor}</code>
     </p>
+  );
+}
+
+/**
+ * A memory's `observed` and, where recorded provenance overrules it, the value the engine reads
+ * (shared/observed.ts): a memory derived on record is no observation, whatever it says of itself.
+ */
+export function ObservedValue({ observed, parents }: { observed: number | undefined; parents: readonly unknown[] }) {
+  if (observed === undefined) return null;
+  const read = observedAsRead(observed, parents.length > 0);
+  return (
+    <>
+      <span className="num">{num(observed)}</span>
+      {read !== observed && (
+        <span
+          className="muted memory-small"
+          data-testid="observed-overruled"
+          title="It has a recorded parent, so it was derived: the reliability head and the evidence model read it as not observed."
+        >
+          {' '}
+          · read as {num(read)}: derived on record
+        </span>
+      )}
+    </>
   );
 }

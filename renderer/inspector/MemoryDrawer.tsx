@@ -7,7 +7,7 @@ import type { Label } from '../../shared/domain';
 import type { StepRecord } from '../../shared/episode';
 import type { MemoryView } from '../../shared/views';
 import { api } from '../api/client';
-import { ClaimList } from '../common/MemoryParts';
+import { ClaimList, ObservedValue } from '../common/MemoryParts';
 import { MemoryEpisodes } from '../common/MemoryEpisodes';
 import { useFetch } from '../common/useFetch';
 import { argmax, fmt } from './derive';
@@ -92,7 +92,7 @@ export function MemoryDrawer({
             <Field label="kind">{m.kind}</Field>
             <Field label="time">{m.time !== undefined ? fmt(m.time) : undefined}</Field>
             <Field label="source_type">{m.sourceType}</Field>
-            <Field label="observed">{m.observed !== undefined ? fmt(m.observed) : undefined}</Field>
+            <Field label="observed">{m.observed !== undefined ? <ObservedValue observed={m.observed} parents={m.parents} /> : undefined}</Field>
             <Field label="pool">{m.pool}</Field>
             {z && (
               <Field label={`at step ${step?.t}`}>

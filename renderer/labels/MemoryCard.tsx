@@ -4,7 +4,7 @@
 // from the simulator's answer key.
 
 import type { MemoryView } from '../../shared/views';
-import { ClaimList } from '../common/MemoryParts';
+import { ClaimList, ObservedValue } from '../common/MemoryParts';
 import { MemoryEpisodes } from '../common/MemoryEpisodes';
 import { num } from '../common/format';
 import { MarkedText } from './overlap';
@@ -67,7 +67,7 @@ export function MemoryCard({
         </Row>
         <Row label="time">{m.time !== undefined ? <span className="num">{num(m.time)}</span> : undefined}</Row>
         <Row label="source type">{m.sourceType}</Row>
-        <Row label="observed">{m.observed !== undefined ? <span className="num">{num(m.observed)}</span> : undefined}</Row>
+        <Row label="observed">{m.observed !== undefined ? <ObservedValue observed={m.observed} parents={m.parents} /> : undefined}</Row>
         <Row label="recorded parents">
           {m.parents.length === 0 ? (
             <span className="muted">none</span>

@@ -2,7 +2,7 @@
 // cascade, how large), and its recorded parents and copies, each a chip that moves to that memory.
 
 import { api } from '../api/client';
-import { ClaimList, GroundTruthFactor } from '../common/MemoryParts';
+import { ClaimList, GroundTruthFactor, ObservedValue } from '../common/MemoryParts';
 import { MemoryEpisodes } from '../common/MemoryEpisodes';
 import { useFetch } from '../common/useFetch';
 import { fmt } from '../inspector/derive';
@@ -75,7 +75,7 @@ export function ExplorerDrawer({ cascadeOf, onOpen }: { cascadeOf: (id: string) 
             <Field label="kind">{m.kind}</Field>
             <Field label="time">{m.time !== undefined ? fmt(m.time) : undefined}</Field>
             <Field label="source_type">{m.sourceType}</Field>
-            <Field label="observed">{m.observed !== undefined ? fmt(m.observed) : undefined}</Field>
+            <Field label="observed">{m.observed !== undefined ? <ObservedValue observed={m.observed} parents={m.parents} /> : undefined}</Field>
             <Field label="pool">{m.pool}</Field>
           </dl>
           <h3>Claims</h3>

@@ -99,6 +99,24 @@ describe('the provenance explorer', () => {
     await drawer.getByTestId('explorer-children').locator('.pv-chip').first().click();
     await expect.poll(() => drawer.getAttribute('data-memory-id')).toBe(copy);
     await expect.poll(() => drawer.getByTestId('explorer-parents').textContent()).toContain(id);
+    // A copy that says it is no observation has nothing to overrule.
+    const copyObserved = (await wb.api('memory', { id: copy })).observed ?? 0;
+    expect(await drawer.getByTestId('observed-overruled').count()).toBe(copyObserved > 0 ? 1 : 0);
+    // One that poses as an observation is read as not observed, since it was derived on record, and the
+    // drawer shows both values.
+    let poser: string | undefined;
+    for (const e of expected.edges) {
+      if (((await wb.api('memory', { id: e.child })).observed ?? 0) > 0) {
+        poser = e.child;
+        break;
+      }
+    }
+    if (!poser) throw new Error('no memory derived on record poses as an observation in the drawing');
+    await wb.page.getByTestId('explorer-search').fill(poser);
+    await wb.page.getByTestId('explorer-search').press('Enter');
+    await wb.page.locator(`.react-flow__node[data-id="${poser}"]`).click();
+    await expect.poll(() => drawer.getAttribute('data-memory-id')).toBe(poser);
+    await expect.poll(() => drawer.getByTestId('observed-overruled').textContent()).toMatch(/read as 0\.00: derived on record/);
 
     // Colour by kind, then close the drawer with Escape.
     await wb.page.getByTestId('explorer-color-kind').click();
