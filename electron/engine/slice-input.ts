@@ -18,20 +18,34 @@ import type { MemorySource, SliceMemory, WordFrequency } from './types';
  */
 export type SliceStore = Partial<Pick<MemorySource, 'documentFrequency' | 'parentsOf'>>;
 
+/**
+ * How the members' `observed` is read: against the recorded provenance (what analysis always does), or as
+ * each memory reports it (what the trainer does by default: see TrainOptions.observedAsRead).
+ */
+export type ObservedReading = 'against-record' | 'self-reported';
+
 function parentsIn(store: SliceStore | undefined): Pick<MemorySource, 'parentsOf'> | undefined {
   return store?.parentsOf ? (store as Pick<MemorySource, 'parentsOf'>) : undefined;
 }
 
 /**
  * The members are read as the model and the reliability head see them (`observed` overruled by recorded
- * provenance: engine/observed.ts); `memories` of the result is that reading, and the priors are taken from it.
+ * provenance: engine/observed.ts, unless `observed` says 'self-reported'); `memories` of the result is that
+ * reading, and the priors are taken from it.
  * The key is the query's (or the one the slice's claims are on); a slice with no claim at all, asked by a
  * query with no structured key, is about the question itself. Claim-free memories are read for the values
  * their text states, which join the hypotheses and give their support rows; `words`, the store's word
  * counts, tell which texts are about a question that is its own key (readTexts).
  */
-export function buildSliceInput(query: Query, members: readonly SliceMemory[], edges: readonly ProvenanceEdge[], slots: number, store?: SliceStore): SliceInput {
-  const slice = sliceAsRead(members, edges, parentsIn(store));
+export function buildSliceInput(
+  query: Query,
+  members: readonly SliceMemory[],
+  edges: readonly ProvenanceEdge[],
+  slots: number,
+  store?: SliceStore,
+  observed: ObservedReading = 'against-record',
+): SliceInput {
+  const slice = observed === 'against-record' ? sliceAsRead(members, edges, parentsIn(store)) : members;
   const words = store?.documentFrequency ? (store as WordFrequency) : undefined;
   const key = queryKey(query, slice) ?? questionKey(query);
   const claimed = claimedValues(slice, key);

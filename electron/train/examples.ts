@@ -27,7 +27,7 @@ import { normalize } from '../engine/text';
 import type { SliceMemory } from '../engine/types';
 import type { EvalSource } from '../eval/methods';
 import { featurize, type SliceFeatures } from '../model/featurizer';
-import { buildSliceInput } from '../engine/slice-input';
+import { buildSliceInput, type ObservedReading } from '../engine/slice-input';
 import { TEXT_DIM } from '../model/text-hash';
 
 /** What the trainer needs from a store. */
@@ -212,6 +212,15 @@ export function withoutClaims(slice: readonly SliceMemory[]): SliceMemory[] {
   return slice.map((m) => ({ ...m, claims: [] }));
 }
 
+/** What every example of a training run is built with. */
+export interface ExampleContext {
+  /** J. */
+  slots: number;
+  labels: LabelIndex;
+  /** How the members' `observed` is read (TrainOptions.observedAsRead). */
+  observed: ObservedReading;
+}
+
 /**
  * One example from a query and a slice (null when the slice offers no hypothesis to decide between).
  * `original` is the slice with its claims, when `slice` is a text-only copy of it: the support targets
@@ -222,13 +231,12 @@ export function makeExample(
   query: Query,
   slice: readonly SliceMemory[],
   origin: SliceOrigin,
-  slots: number,
-  labels: LabelIndex,
+  { slots, labels, observed }: ExampleContext,
   original: readonly SliceMemory[] = slice,
 ): Example | null {
   if (slice.length === 0) return null;
   const ids = slice.map((m) => m.id);
-  const input = buildSliceInput(query, slice, source.edgesAmong(ids), slots, source);
+  const input = buildSliceInput(query, slice, source.edgesAmong(ids), slots, source, observed);
   if (input.hypotheses.length === 0) return null;
   const K = slice.length;
   const L = input.hypotheses.length;
@@ -293,8 +301,9 @@ export async function trainingExamples(
   source: TrainingSource,
   config: EngineConfig,
   labels: LabelIndex,
-  opts: { episodes: boolean; variants: boolean; textOnly: boolean; onProgress?: (done: number, total: number) => void },
+  opts: { episodes: boolean; variants: boolean; textOnly: boolean; observed?: ObservedReading; onProgress?: (done: number, total: number) => void },
 ): Promise<ExampleSet> {
+  const ctx: ExampleContext = { slots: config.slots, labels, observed: opts.observed ?? 'self-reported' };
   const queries = source.queries().filter((q) => q.answer !== undefined);
   const examples: Example[] = [];
   const counts = NO_COUNTS();
@@ -306,14 +315,14 @@ export async function trainingExamples(
   const engine = { source, config, model: heuristicModel(config.duplicateThreshold), policy: heuristicPolicy };
   for (const [n, q] of queries.entries()) {
     const slice = initialSlice(source, q, config.k);
-    add(makeExample(source, q, slice, 'initial', config.slots, labels));
-    if (opts.textOnly) add(makeExample(source, q, withoutClaims(slice), 'text', config.slots, labels, slice));
+    add(makeExample(source, q, slice, 'initial', ctx));
+    if (opts.textOnly) add(makeExample(source, q, withoutClaims(slice), 'text', ctx, slice));
     if (opts.episodes) {
       const episode = await runEpisode(engine, q, { method: 'training', initial: slice });
       const last = episode.steps[episode.steps.length - 1];
       const ids = last?.sliceIds ?? [];
       if (ids.length > 0 && ids.join('\u0000') !== slice.map((m) => m.id).join('\u0000')) {
-        add(makeExample(source, q, source.memories(ids), 'episode', config.slots, labels));
+        add(makeExample(source, q, source.memories(ids), 'episode', ctx));
       }
     }
     if (opts.variants) {
@@ -322,8 +331,8 @@ export async function trainingExamples(
       for (const [origin, ids] of [['corr', q.corrIds], ['ind', q.indIds]] as const) {
         if (ids.length === 0) continue;
         const variant = [...slice, ...source.memories(ids)];
-        add(makeExample(source, q, variant, origin, config.slots, labels));
-        if (origin === 'corr' && opts.textOnly) add(makeExample(source, q, withoutClaims(variant), 'text-corr', config.slots, labels, variant));
+        add(makeExample(source, q, variant, origin, ctx));
+        if (origin === 'corr' && opts.textOnly) add(makeExample(source, q, withoutClaims(variant), 'text-corr', ctx, variant));
       }
     }
     opts.onProgress?.(n + 1, queries.length);
@@ -349,19 +358,20 @@ export interface ValidationSet {
  * Validation examples: each query's initial slice, its text-only copy, and, where the query has corr_ids,
  * the initial slice plus them.
  */
-export function validationExamples(source: TrainingSource, config: EngineConfig, labels: LabelIndex): ValidationSet {
+export function validationExamples(source: TrainingSource, config: EngineConfig, labels: LabelIndex, observed: ObservedReading = 'self-reported'): ValidationSet {
+  const ctx: ExampleContext = { slots: config.slots, labels, observed };
   const base: Example[] = [];
   const corr = new Map<string, Example>();
   const text: Example[] = [];
   for (const q of source.queries().filter((x) => x.answer !== undefined)) {
     const slice = initialSlice(source, q, config.k);
-    const plain = makeExample(source, q, withoutClaims(slice), 'text', config.slots, labels, slice);
+    const plain = makeExample(source, q, withoutClaims(slice), 'text', ctx, slice);
     if (plain) text.push(plain);
-    const ex = makeExample(source, q, slice, 'initial', config.slots, labels);
+    const ex = makeExample(source, q, slice, 'initial', ctx);
     if (!ex) continue;
     base.push(ex);
     if (q.corrIds.length > 0) {
-      const withCopies = makeExample(source, q, [...slice, ...source.memories(q.corrIds)], 'corr', config.slots, labels);
+      const withCopies = makeExample(source, q, [...slice, ...source.memories(q.corrIds)], 'corr', ctx);
       if (withCopies) corr.set(q.id, withCopies);
     }
   }

@@ -20,7 +20,7 @@ describe('cama train', () => {
   it('prints its usage and options, exit 0', async () => {
     const r = ok(await cama('train', '--help'));
     expect(r.stdout).toContain('Usage: cama train');
-    for (const o of ['--bundle', '--validation', '--out', '--epochs', '--seed', '--mu', '--no-calibrate']) expect(r.stdout, o).toContain(o);
+    for (const o of ['--bundle', '--validation', '--out', '--epochs', '--seed', '--mu', '--no-calibrate', '--observed-as-read']) expect(r.stdout, o).toContain(o);
   });
 
   it('is listed by cama --help', async () => {

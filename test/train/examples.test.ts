@@ -79,7 +79,7 @@ describe('training examples from a simulated store', () => {
       let checked = 0;
       for (const q of store.queries()) {
         const slice = initialSlice(store, q, 10);
-        const ex = makeExample(store, q, withoutClaims(slice), 'text', 8, new LabelIndex([]), slice);
+        const ex = makeExample(store, q, withoutClaims(slice), 'text', { slots: 8, labels: new LabelIndex([]), observed: 'self-reported' }, slice);
         if (!ex || ex.gold < 0) continue;
         checked++;
         const { K, L } = ex.features;
@@ -105,5 +105,22 @@ describe('training examples from a simulated store', () => {
     } finally {
       store.close();
     }
+  });
+});
+
+describe('how a training example reads observed', () => {
+  it("keeps each memory's own report by default, and reads it against the recorded provenance when asked", async () => {
+    // Fixture observed-on-record: t1 and s0 observations, c1 ← s0 and c2 ← c1 paraphrases that say observed: true.
+    const { storeWith, queryOf } = await import('../engine/helpers');
+    const { makeExample } = await import('../../electron/train/examples');
+    const { PRIOR_DIM } = await import('../../electron/engine/priors');
+    const store = storeWith('observed-on-record');
+    const ids = ['t1', 's0', 'c1', 'c2'];
+    const observedPrior = (observed: 'self-reported' | 'against-record') => {
+      const ex = makeExample(store, queryOf(store, 'lyon'), store.memories(ids), 'initial', { slots: 6, labels: new LabelIndex([]), observed });
+      return ids.map((_, i) => ex?.priors[i * PRIOR_DIM]);
+    };
+    expect(observedPrior('self-reported')).toEqual([1, 1, 1, 1]);
+    expect(observedPrior('against-record')).toEqual([1, 1, 0, 0]);
   });
 });

@@ -51,7 +51,7 @@ describe('train (30 subjects, 60 queries, 2 epochs)', () => {
     expect(card?.calibration).toMatchObject({ stepCost: 0.05 });
     expect(card?.labels.count).toBe(0);
     expect(card?.metrics.validation?.accuracy).toBeTypeOf('number');
-    expect(card?.training).toMatchObject({ seed: 5, epochs: 2, data: { kind: 'bundle', queries: 60 } });
+    expect(card?.training).toMatchObject({ seed: 5, epochs: 2, data: { kind: 'bundle', queries: 60 }, observed: 'self-reported' });
     // The affinity head was refitted after the epochs: on the simulator's ground-truth pairs, to a lower loss.
     const refit = card?.training.affinityRefit as { pairs: number; lossBefore: number; lossAfter: number; validation: { accuracy: number } };
     expect(refit.pairs).toBeGreaterThan(100);
@@ -79,8 +79,9 @@ describe('train (30 subjects, 60 queries, 2 epochs)', () => {
     expect(fs.readFileSync(again.file).equals(fs.readFileSync(once.file))).toBe(true);
     expect(again.history.map((h) => h.loss)).toEqual(once.history.map((h) => h.loss));
     expect(again.card.training.affinityRefit).toEqual(once.card.training.affinityRefit);
-    const other = await train({ ...tiny(6, 'other'), hyper: { memoryTextBlind: true } });
+    const other = await train({ ...tiny(6, 'other'), hyper: { memoryTextBlind: true }, observedAsRead: true });
     expect(fs.readFileSync(other.file).equals(fs.readFileSync(once.file))).toBe(false);
+    expect(readCard(other.cardFile)?.training.observed).toBe('against-record');
     expect(readCard(other.cardFile)?.calibration).toBeNull();
     // Blind to the memories' hashed texts: the mask on W_m is written as it was built, untouched by training.
     expect(readCard(other.cardFile)?.architecture.hyper).toMatchObject({ memoryTextBlind: true });

@@ -128,6 +128,7 @@ export function trainCommand(): Command {
     .option('--no-episodes', 'train on initial slices only (no final slices of recovery episodes)')
     .option('--no-variants', "leave out the training queries' corr / ind variant slices")
     .option('--no-text-only', 'leave out the text-only copies of the slices (claims removed), so the support scorer is not taught to read text')
+    .option('--observed-as-read', "build the examples with observed read against the recorded provenance, as analysis reads it (default: as each memory reports it, lies included, so the model learns how far a self-report can be trusted where nothing overrules it)")
     .option('--no-calibrate', 'skip calibration and validation metrics (the card then has none)')
     .option('--engine-config <file>', 'a JSON file overriding engine settings (K, B, ...)')
     .option('--weak-labels', "add the store's labelling functions' weak labels (the label model's P(dependent)) to L_d, below researcher labels")
@@ -155,6 +156,7 @@ export function trainCommand(): Command {
         episodes: boolean;
         variants: boolean;
         textOnly: boolean;
+        observedAsRead?: boolean;
         calibrate: boolean;
         engineConfig?: string;
         weakLabels?: boolean;
@@ -193,6 +195,7 @@ export function trainCommand(): Command {
               episodes: opts.episodes,
               variants: opts.variants,
               textOnly: opts.textOnly,
+              observedAsRead: opts.observedAsRead ?? false,
               calibrate: opts.calibrate,
               engine,
               weakLabels: opts.weakLabels ?? false,
