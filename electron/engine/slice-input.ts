@@ -1,6 +1,8 @@
 // What the evidence model receives for a slice: the key, the hypotheses, the claim scores and the
 // provenance prior. analyseSlice (episode.ts) builds its input here, and so does the trainer, so the
-// model is trained on exactly what inference will show it.
+// model is trained on what inference will show it, with one deliberate difference: the trainer reads each
+// memory's `observed` as the memory reports it, lies included, where analysis reads it against the
+// recorded provenance (ObservedReading; TrainOptions.observedAsRead says why).
 
 import type { ClaimKey, ProvenanceEdge, Query } from '../../shared/domain';
 import type { SliceInput } from './evidence/model';
