@@ -1,6 +1,6 @@
-// The slice as the reliability head and the evidence model read it: `observed` overruled by recorded
-// provenance (shared/observed.ts). Analysis and training both read slices through here, so the model is
-// trained on the metadata inference shows it.
+// The slice as the reliability head and the evidence model read it in analysis: `observed` overruled by
+// recorded provenance (shared/observed.ts). The trainer builds its examples from the memories' own reports
+// unless told otherwise (TrainOptions.observedAsRead says why).
 
 import type { ProvenanceEdge } from '../../shared/domain';
 import { observedAsRead } from '../../shared/observed';

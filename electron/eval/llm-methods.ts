@@ -61,7 +61,8 @@ function promptMemory(m: SliceMemory): PromptMemory {
 
 /** The offline hypotheses of the slice: the candidates the LLM is offered. */
 function candidates(ctx: MethodContext, query: Query, slice: readonly SliceMemory[]): string[] {
-  return buildSliceInput(query, slice, [], ctx.config.slots, ctx.source).hypotheses.map((h) => h.value);
+  // The hypotheses never depend on metadata: the store is asked for word counts only.
+  return buildSliceInput(query, slice, [], ctx.config.slots, { documentFrequency: (w) => ctx.source.documentFrequency(w) }).hypotheses.map((h) => h.value);
 }
 
 /** The answer in the candidates' spelling where it is one of them. */

@@ -17,6 +17,8 @@ function sliceKey(input: SliceInput): string {
     input.query.id,
     input.slots,
     input.memories.map((m) => m.id).join('\u0000'),
+    // observed as the input reads it (against the record, or as reported): the same ids can be read two ways.
+    input.memories.map((m) => m.observed ?? '').join(','),
     input.edges.map((e) => `${e.child}>${e.parent}`).join('\u0000'),
     input.hypotheses.map((h) => h.norm).join('\u0000'),
     Array.from(input.claimSupport.support.data).join(','),

@@ -206,7 +206,8 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     if (examples.length === 0) throw new Error(`train: ${options.bundle} gives no training example (no query with a gold answer and hypotheses)`);
     const validation: ValidationSet = { base: [], corr: new Map(), text: [] };
     for (const [i, data] of valData.entries()) {
-      const v = validationExamples(data.store, config, new LabelIndex(data.store.labels()), observed);
+      // Validation stands in for inference: its examples read observed as analysis does, whatever the training examples do.
+      const v = validationExamples(data.store, config, new LabelIndex(data.store.labels()), 'against-record');
       validation.base.push(...v.base);
       validation.text.push(...v.text);
       // Query ids repeat across sources: key the corr variants by source too.

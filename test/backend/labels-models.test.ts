@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFirstStore } from '../../electron/backend/first-store';
 import { WorkbenchService } from '../../electron/backend/service';
 import { readCard } from '../../electron/model/card';
+import { cardPathFor } from '../../electron/model/paths';
 import { caller, RESOURCES, WORKER } from './helpers';
 import { tempFolder } from '../cleanup';
 import { TINY_TRAINING } from '../training';
@@ -120,7 +121,7 @@ describe('models in the app', () => {
     expect(mine?.labelsUsed).toBe((await ok('labels')).length);
     // The host's trimmed recipe (TINY_TRAINING) reached the trainer: initial slices only, no episode,
     // variant or text-only examples.
-    const card = readCard(String(mine?.file).replace(/\.onnx$/, '.card.json'));
+    const card = readCard(cardPathFor(String(mine?.file)));
     expect(card?.training.examples).toMatchObject({ episode: 0, corr: 0, ind: 0, text: 0, 'text-corr': 0 });
     expect((card?.training.examples as { initial: number }).initial).toBeGreaterThan(0);
     // Its twin without the labels (useLabels: false, labelsUsed 0) is trained from the view in

@@ -27,7 +27,7 @@ export async function inferenceBench(store: Store, ks: readonly number[] = [10, 
   for (const k of ks) {
     const inputs = queries.map((q) => {
       const slice = initialSlice(store, q, k);
-      return buildSliceInput(q, slice, store.edgesAmong(slice.map((m) => m.id)), model.info.slots);
+      return buildSliceInput(q, slice, store.edgesAmong(slice.map((m) => m.id)), model.info.slots, store);
     });
     for (const input of inputs.slice(0, 10)) await model.infer(input); // warm up
     const us: number[] = [];

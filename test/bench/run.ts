@@ -44,7 +44,7 @@ async function arbitrationBench(store: Store, setup: EngineSetup, slices: Array<
     for (const { q, slice } of slices) {
       const edges = store.edgesAmong(slice.map((m) => m.id));
       const s = performance.now();
-      await analyseSlice(setup, q, slice, edges);
+      await analyseSlice({ ...setup, source: store }, q, slice, edges);
       arbitrateUs.push((performance.now() - s) * 1000);
     }
   }

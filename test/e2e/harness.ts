@@ -75,12 +75,15 @@ function rendererSourceDigest(): string {
  * side by side never serve a half-written build; the one that loses the race keeps the winner's.
  */
 async function rendererBuild(production = false): Promise<string> {
-  const dir = join(tmpdir(), 'wb-e2e-renderer', `${rendererSourceDigest()}${production ? '-production' : ''}`);
+  // `-production-2`: production builds cached before NODE_ENV was set for them (and the jsxDEV check
+  // below made) called jsxDEV; the new key never finds them. A build is checked before it is renamed into
+  // place, so a cached one under this key is checked already; it is checked again, read only, and never
+  // removed here, since test files running side by side may be serving it.
+  const dir = join(tmpdir(), 'wb-e2e-renderer', `${rendererSourceDigest()}${production ? '-production-2' : ''}`);
   if (existsSync(join(dir, 'index.html'))) {
-    // A cached production build is checked as a fresh one is: one made before the check existed (or by a
-    // harness that ran under another NODE_ENV) is removed and built again, not served.
-    if (!production || !developmentJsxIn(dir)) return dir;
-    rmSync(dir, { recursive: true, force: true });
+    const stale = production ? developmentJsxIn(dir) : undefined;
+    if (stale !== undefined) throw new Error(`the cached renderer build ${dir} calls React's development JSX runtime (jsxDEV in assets/${stale}): remove that folder`);
+    return dir;
   }
   mkdirSync(join(dir, '..'), { recursive: true });
   const scratch = mkdtempSync(`${dir}.building-`);
@@ -116,7 +119,6 @@ async function rendererBuild(production = false): Promise<string> {
 /** The first script of a build that calls React's development JSX runtime (jsxDEV), if any. */
 function developmentJsxIn(buildDir: string): string | undefined {
   const assets = join(buildDir, 'assets');
-  if (!existsSync(assets)) return undefined;
   return readdirSync(assets).find((name) => name.endsWith('.js') && readFileSync(join(assets, name), 'utf8').includes('jsxDEV'));
 }
 

@@ -28,7 +28,7 @@ describe('sliceAsRead', () => {
     expect(observedOf(sliceAsRead(store.memories(ids), store.edgesAmong(ids)))).toEqual({ t1: 1, c1: 1, c2: 0 });
   });
 
-  it('is how the input the model receives (and the trainer builds) reads the members', () => {
+  it('is how the input the model receives in analysis reads the members', () => {
     const ids = ['t1', 'c1', 'c2'];
     const input = buildSliceInput(queryOf(store, 'lyon'), store.memories(ids), store.edgesAmong(ids), 6, store);
     expect(observedOf(input.memories)).toEqual({ t1: 1, c1: 0, c2: 0 });
@@ -58,6 +58,18 @@ describe('the arbitration reads the overruled values', () => {
     const J = a.assignment.cols;
     return argmax(Array.from(a.assignment.data.subarray(i * J, (i + 1) * J)));
   };
+
+  it("asks the store for parents outside the slice: a copy whose source was not retrieved is still read as derived", async () => {
+    // s0 is not in the slice; c1 is derived from it on record, c2 from c1.
+    const ids = ['t1', 'c1', 'c2'];
+    const q = queryOf(store, 'lyon');
+    const withStore = await analyseSlice(deps(), q, store.memories(ids), store.edgesAmong(ids));
+    const sliceOnly = await analyseSlice({ ...deps(), source: { documentFrequency: (w: string) => store.documentFrequency(w) } }, q, store.memories(ids), store.edgesAmong(ids));
+    const copies = slotOf(withStore, 1);
+    expect(slotOf(withStore, 2)).toBe(copies);
+    // Only c2's parent is among the slice's edges; the store knows c1's too, and ρ of their slot drops.
+    expect(withStore.arbitration.reliability[copies]).toBeLessThan(sliceOnly.arbitration.reliability[slotOf(sliceOnly, 1)] as number);
+  });
 
   it('gives copies posing as observations the reliability of derived memories, so the lone observation wins', async () => {
     const ids = ['t1', 's0', 'c1', 'c2'];

@@ -1,5 +1,6 @@
 // The trainer builds each example's SliceInput with buildSliceInput; inference gets it from analyseSlice.
-// They must be the same object for the same slice, or the model would be trained on other inputs.
+// Given the same store, they must be the same object for the same slice (observed read against the
+// record on both sides), or the model would be validated and calibrated on other inputs than it meets.
 import { describe, expect, it } from 'vitest';
 import { engineConfig } from '../../electron/engine/config';
 import { analyseSlice } from '../../electron/engine/episode';
@@ -14,6 +15,7 @@ const sim = useSimulatedStore();
 describe('buildSliceInput', () => {
   it('equals what analyseSlice hands the evidence model', async () => {
     const config = engineConfig();
+    let overruled = 0;
     for (const q of sim.store.queries().slice(0, 15)) {
       const seen: SliceInput[] = [];
       const recorder: EvidenceModel = {
@@ -28,8 +30,13 @@ describe('buildSliceInput', () => {
       };
       const slice = initialSlice(sim.store, q, config.k);
       const edges = sim.store.edgesAmong(slice.map((m) => m.id));
-      await analyseSlice({ model: recorder, config }, q, slice, edges);
-      expect(buildSliceInput(q, slice, edges, config.slots)).toEqual(seen[0]);
+      await analyseSlice({ model: recorder, config, source: sim.store }, q, slice, edges);
+      expect(buildSliceInput(q, slice, edges, config.slots, sim.store)).toEqual(seen[0]);
+      // Read as each memory reports it (the trainer's default), a copy that poses as an observation differs.
+      const reported = buildSliceInput(q, slice, edges, config.slots, sim.store, 'self-reported').memories;
+      if (reported.some((m, i) => m.observed !== seen[0]?.memories[i]?.observed)) overruled++;
     }
+    // The simulator files some copies as observations and records some derivations: analysis overrules them.
+    expect(overruled).toBeGreaterThan(0);
   });
 });

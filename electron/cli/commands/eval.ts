@@ -27,7 +27,7 @@ export function evalCommand(): Command {
     .option('--model <file>', MODEL_OPTION_HELP)
     .option('--policy <file>', POLICY_OPTION_HELP)
     .option('--claims <mode>', 'keep: score the bundle as it is; none: import every memory without its structured claims, so that hypotheses, support and votes come from text alone', 'keep')
-    .option('--metadata <mode>', 'keep, or shuffled: deal every memory the kind / observed / source_type of another (a seeded permutation), so metadata says nothing', 'keep')
+    .option('--metadata <mode>', 'keep, or shuffled: deal every memory the kind / observed / source_type of another (a seeded permutation), so metadata says nothing (a memory derived on record is still read as not observed: that is the record, not its metadata)', 'keep')
     .option('--ablate <groups>', `also score cama with each input group of the model zeroed at inference (${GROUPS.join(', ')}), and print each group's drop`)
     .option('--workers <n>', workersHelp())
     .option('--json', 'print one JSON object and nothing else on stdout');

@@ -50,7 +50,7 @@ const CORPUS_SHARES = [0.01, 0.03, 1];
 const byShare = CORPUS_SHARES.map(() => ({ pairs: 0, copies: 0, merged: 0 }));
 for (const q of store.queries()) {
   const slice = initialSlice(store, q, engine.config.k);
-  const input = buildSliceInput(q, slice, store.edgesAmong(slice.map((m) => m.id)), engine.config.slots);
+  const input = buildSliceInput(q, slice, store.edgesAmong(slice.map((m) => m.id)), engine.config.slots, store);
   const f = featurize(input);
   const { affinity } = await model.run(f);
   const K = f.K;
