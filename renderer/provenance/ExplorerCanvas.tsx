@@ -3,10 +3,12 @@
 // never has to mount all of them once to measure them; nodes are neither draggable, selectable nor
 // focusable, and edges are plain straight lines without interaction paths. Far out, nodes drop their
 // text (one class on the canvas, not one zoom subscription per node); farther out, edges are dropped.
+// A new drawing is handed to React Flow a batch of nodes per animation frame, sized by how long frames take, (and each edge once both its
+// ends are there): mounting a thousand nodes in one go was a single 400 ms task, a frozen page.
 
 import '@xyflow/react/dist/style.css';
-import { type Edge, type NodeHandle, type NodeMouseHandler, Position, ReactFlow, Controls, useStore, useReactFlow } from '@xyflow/react';
-import { useEffect, useMemo } from 'react';
+import { type Edge, type NodeHandle, type NodeMouseHandler, Position, ReactFlow, Controls, getViewportForBounds, useStore, useReactFlow } from '@xyflow/react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ProvenanceOverview } from '../../shared/views';
 import { type ExplorerNode, ExplorerNodeComponent } from './ExplorerNode';
 import { NODE_HEIGHT, NODE_WIDTH, type Positions } from './layoutClient';
@@ -33,7 +35,15 @@ const EDGELESS_ZOOM = 0.15;
 const NO_EDGES: Edge[] = [];
 /** Up to this many nodes the first view shows them all; above it, the largest cascades at a readable zoom. */
 export const FIT_ALL_MAX_NODES = 1500;
-const START_ZOOM = 0.8;
+/** The first view of a drawing too large to show whole: its top left (the largest cascades), legible. */
+const FAR_START = { x: 24, y: 24, zoom: 0.8 };
+/**
+ * Nodes handed to React Flow per animation frame while those in the first view come in: each mounted node
+ * costs a millisecond or more (measured on the demo store: a batch of 120 made 184 ms tasks, 40 made 50-73 ms).
+ */
+export const VIEW_BATCH = 40;
+/** Per frame once the first view is complete: nodes out of view are laid out but not mounted, so cheap. */
+const REST_BATCH = 1000;
 
 export interface DrawnGraph {
   overview: ProvenanceOverview;
@@ -70,28 +80,108 @@ export function flowEdges(overview: ProvenanceOverview): Edge[] {
   return edges;
 }
 
+/** The rectangle the drawing's nodes cover, from the layout's positions (before any node is mounted). */
+function drawingBounds({ positions }: DrawnGraph): { x: number; y: number; width: number; height: number } {
+  const { x, y } = positions;
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < x.length; i++) {
+    minX = Math.min(minX, x[i] as number);
+    minY = Math.min(minY, y[i] as number);
+    maxX = Math.max(maxX, (x[i] as number) + NODE_WIDTH);
+    maxY = Math.max(maxY, (y[i] as number) + NODE_HEIGHT);
+  }
+  return x.length === 0 ? { x: 0, y: 0, width: 0, height: 0 } : { x: minX, y: minY, width: maxX - minX, height: maxY - minY };
+}
+
+/** A drawing's nodes in the order React Flow is handed them: those in the first view first. */
+interface HandOver {
+  graph: DrawnGraph | null;
+  nodes: ExplorerNode[];
+  /** How many of `nodes` (the first ones) are in the first view. */
+  inView: number;
+}
+
+function handOverOrder(graph: DrawnGraph | null, width: number, height: number): HandOver {
+  if (!graph) return { graph, nodes: [], inView: 0 };
+  const nodes = flowNodes(graph);
+  // Shown whole (or no size known yet): every node is in view.
+  if (nodes.length <= FIT_ALL_MAX_NODES || width === 0 || height === 0) return { graph, nodes, inView: nodes.length };
+  const left = -FAR_START.x / FAR_START.zoom;
+  const top = -FAR_START.y / FAR_START.zoom;
+  const right = left + width / FAR_START.zoom;
+  const bottom = top + height / FAR_START.zoom;
+  const inView = (n: ExplorerNode) => n.position.x < right && n.position.x + NODE_WIDTH > left && n.position.y < bottom && n.position.y + NODE_HEIGHT > top;
+  const first = nodes.filter(inView);
+  return { graph, nodes: [...first, ...nodes.filter((n) => !inView(n))], inView: first.length };
+}
+
+/**
+ * How many of a drawing's nodes (in hand-over order) React Flow has been handed: VIEW_BATCH more each
+ * animation frame while the first view fills, then REST_BATCH. Kept with the drawing it counts, so a new
+ * drawing starts from one batch in its very first render, never from the previous drawing's count.
+ */
+function useNodesHandedOver(order: HandOver): number {
+  const { graph, inView } = order;
+  const total = order.nodes.length;
+  const [handed, setHanded] = useState<{ graph: DrawnGraph | null; count: number }>({ graph: null, count: 0 });
+  useEffect(() => {
+    if (!graph) return;
+    let count = Math.min(VIEW_BATCH, total);
+    setHanded({ graph, count });
+    let id = 0;
+    const more = () => {
+      count = Math.min(count + (count < inView ? Math.min(VIEW_BATCH, inView - count) : REST_BATCH), total);
+      setHanded({ graph, count });
+      if (count < total) id = requestAnimationFrame(more);
+    };
+    if (count < total) id = requestAnimationFrame(more);
+    return () => cancelAnimationFrame(id);
+  }, [graph, inView, total]);
+  return handed.graph === graph ? handed.count : Math.min(VIEW_BATCH, total);
+}
+
 export function ExplorerCanvas({ graph }: { graph: DrawnGraph | null }) {
-  const nodes = useMemo(() => (graph ? flowNodes(graph) : []), [graph]);
-  const edges = useMemo(() => (graph ? flowEdges(graph.overview) : []), [graph]);
+  const width = useStore((s) => s.width);
+  const height = useStore((s) => s.height);
+  // The canvas's size when a drawing arrives decides its hand-over order; a resize later does not reorder.
+  const size = useRef({ width, height });
+  size.current = { width, height };
+  const order = useMemo(() => handOverOrder(graph, size.current.width, size.current.height), [graph]);
+  const allNodes = order.nodes;
+  const allEdges = useMemo(() => (graph ? flowEdges(graph.overview) : []), [graph]);
+  const index = useMemo(() => new Map(allNodes.map((n, i) => [n.id, i])), [allNodes]);
+  const handed = useNodesHandedOver(order);
+  const nodes = useMemo(() => (handed >= allNodes.length ? allNodes : allNodes.slice(0, handed)), [allNodes, handed]);
+  const edges = useMemo(
+    () =>
+      handed >= allNodes.length
+        ? allEdges
+        : allEdges.filter((e) => (index.get(e.source) ?? Number.POSITIVE_INFINITY) < handed && (index.get(e.target) ?? Number.POSITIVE_INFINITY) < handed),
+    [allEdges, allNodes, index, handed],
+  );
   // Level of detail, one subscription for the whole canvas: 0 full, 1 colour only, 2 also no edges.
   const detail = useStore((s) => (s.transform[2] < EDGELESS_ZOOM ? 2 : s.transform[2] < FAR_ZOOM ? 1 : 0));
-  const { fitView, setViewport } = useReactFlow();
+  const { setViewport } = useReactFlow();
   const select = useExplorer((s) => s.select);
 
   // A new drawing: show all of it when that stays legible enough, else the largest cascades (top left).
+  // The whole drawing's bounds come from the layout, since its nodes arrive over several frames.
   useEffect(() => {
-    if (!graph) return;
-    const id = requestAnimationFrame(() => {
-      if (graph.overview.nodes.length <= FIT_ALL_MAX_NODES) void fitView({ padding: 0.03, maxZoom: 1 });
-      else void setViewport({ x: 24, y: 24, zoom: START_ZOOM });
-    });
-    return () => cancelAnimationFrame(id);
-  }, [graph, fitView, setViewport]);
+    if (!graph || width === 0 || height === 0) return;
+    if (graph.overview.nodes.length <= FIT_ALL_MAX_NODES) void setViewport(getViewportForBounds(drawingBounds(graph), width, height, 0.03, 1, 0.03));
+    else void setViewport(FAR_START);
+    // Only for a new drawing (or a canvas that had no size yet), not on every resize: hence the size's
+    // emptiness, not the size, among the dependencies.
+  }, [graph, setViewport, width === 0 || height === 0]);
 
   const onNodeClick: NodeMouseHandler<ExplorerNode> = (_, node) => select(node.id);
   return (
     <ReactFlow<ExplorerNode, Edge>
       className={detail > 0 ? 'pv-flow far' : 'pv-flow'}
+      data-drawn={graph && handed >= allNodes.length ? 'all' : 'partial'}
       nodes={nodes}
       edges={detail > 1 ? NO_EDGES : edges}
       nodeTypes={nodeTypes}

@@ -289,7 +289,7 @@ export async function browseBench(storePath: string, opts: BrowseOptions = {}): 
     });
 
     await step('provenance_explorer', async () => {
-      const ms = await page.evaluate(navigateUntil, { hash: '#/provenance', selector: '[data-testid="provenance-explorer"][data-state="ready"]', timeoutMs: 180_000 });
+      const ms = await page.evaluate(navigateUntil, { hash: '#/provenance', selector: '[data-testid="provenance-explorer"][data-state="ready"] .react-flow[data-drawn="all"]', timeoutMs: 180_000 });
       const count = page.getByTestId('explorer-node-count');
       return {
         ready_ms: round(ms),
