@@ -203,7 +203,7 @@ export async function whatIf(
     (e, i, all) => inSlice.has(e.child) && inSlice.has(e.parent) && all.findIndex((x) => edgeKey(x) === edgeKey(e)) === i,
   );
   // The episode's own thresholds and budget, not whatever the app runs with today.
-  const { model: _model, policy: _policy, modelHeuristic: _mh, policyHeuristic: _ph, ...stored } = episode.config as Record<string, unknown>;
+  const { model: _model, policy: _policy, modelHeuristic: _mh, policyHeuristic: _ph, observedReading: _or, ...stored } = episode.config as Record<string, unknown>;
   const config = engineConfig(stored);
   const a = await analyseSlice({ ...setup, config, source: store }, query, store.memories(sliceIds), edges);
   const top = argmax(a.arbitration.posterior);

@@ -202,7 +202,9 @@ export async function runEpisode(deps: EngineDeps, query: Query, opts: EpisodeOp
     queryId: query.id,
     method: opts.method,
     variant: opts.variant ?? 'base',
-    config: { ...config, model: deps.model.name, policy: policy.name, modelHeuristic: deps.model.heuristic, policyHeuristic: policy.heuristic },
+    // observedReading: this episode read `observed` against the recorded provenance (engine/observed.ts);
+    // episodes recorded before that rule lack it, and the inspector does not claim it for them.
+    config: { ...config, model: deps.model.name, policy: policy.name, modelHeuristic: deps.model.heuristic, policyHeuristic: policy.heuristic, observedReading: 'against-record' },
     steps,
     answer: final && top >= 0 ? (final.hypotheses[top] as Hypothesis).value : null,
     createdAt: new Date().toISOString(),

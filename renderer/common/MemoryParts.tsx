@@ -34,9 +34,18 @@ export function GroundTruthFactor({ factor }: { factor: string | undefined }) {
  * A memory's `observed` and, where recorded provenance overrules it, the value the engine reads
  * (shared/observed.ts): a memory derived on record is no observation, whatever it says of itself.
  */
-export function ObservedValue({ observed, parents }: { observed: number | undefined; parents: readonly unknown[] }) {
+export function ObservedValue({
+  observed,
+  parents,
+  readAgainstRecord = true,
+}: {
+  observed: number | undefined;
+  parents: readonly unknown[];
+  /** False where what is shown was computed without the rule (an episode recorded before it). */
+  readAgainstRecord?: boolean;
+}) {
   if (observed === undefined) return null;
-  const read = observedAsRead(observed, parents.length > 0);
+  const read = readAgainstRecord ? observedAsRead(observed, parents.length > 0) : observed;
   return (
     <>
       <span className="num">{num(observed)}</span>

@@ -134,6 +134,7 @@ export function InspectorView({ episodeId, linkedStep = null }: { episodeId: num
         step={step}
         labels={view.labels}
         queryId={view.query.id}
+        readAgainstRecord={view.episode.config.observedReading === 'against-record'}
         // A label changes the store: the session refresh bumps the revision, which refetches this episode.
         onLabelsChanged={() => void useSession.getState().refresh()}
       />

@@ -50,9 +50,12 @@ export function MemoryDrawer({
   labels,
   queryId,
   onLabelsChanged,
+  readAgainstRecord,
 }: {
   memories: Record<string, MemoryView>;
   step: StepRecord | undefined;
+  /** Whether the episode read `observed` against the recorded provenance (its config says so). */
+  readAgainstRecord: boolean;
   /** Researcher labels on this episode's pairs, and a callback that refetches them after a change. */
   labels: Array<Label & { id: number }>;
   queryId: string;
@@ -92,7 +95,7 @@ export function MemoryDrawer({
             <Field label="kind">{m.kind}</Field>
             <Field label="time">{m.time !== undefined ? fmt(m.time) : undefined}</Field>
             <Field label="source_type">{m.sourceType}</Field>
-            <Field label="observed">{m.observed !== undefined ? <ObservedValue observed={m.observed} parents={m.parents} /> : undefined}</Field>
+            <Field label="observed">{m.observed !== undefined ? <ObservedValue observed={m.observed} parents={m.parents} readAgainstRecord={readAgainstRecord} /> : undefined}</Field>
             <Field label="pool">{m.pool}</Field>
             {z && (
               <Field label={`at step ${step?.t}`}>

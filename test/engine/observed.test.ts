@@ -90,3 +90,13 @@ describe('the arbitration reads the overruled values', () => {
     expect(unrecorded.arbitration.reliability[s]).toBeGreaterThan(unrecorded.arbitration.reliability[slotOf(unrecorded, 0)] as number);
   });
 });
+
+describe('the episode record', () => {
+  it('says it read observed against the record, so the inspector can say which reading its numbers used', async () => {
+    const { runEpisode } = await import('../../electron/engine/episode');
+    const { heuristicPolicy } = await import('../../electron/engine/policy');
+    const config = engineConfig();
+    const e = await runEpisode({ source: store, model: heuristicModel(config.duplicateThreshold), policy: heuristicPolicy, config }, queryOf(store, 'lyon'), { method: 'test' });
+    expect(e.config.observedReading).toBe('against-record');
+  });
+});
