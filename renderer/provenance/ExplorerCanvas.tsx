@@ -3,11 +3,11 @@
 // never has to mount all of them once to measure them; nodes are neither draggable, selectable nor
 // focusable, and edges are plain straight lines without interaction paths. Far out, nodes drop their
 // text (one class on the canvas, not one zoom subscription per node); farther out, edges are dropped.
-// A new drawing is handed to React Flow a batch of nodes per animation frame, sized by how long frames take, (and each edge once both its
-// ends are there): mounting a thousand nodes in one go was a single 400 ms task, a frozen page.
+// A new drawing is handed to React Flow over several animation frames, the first view's nodes first and
+// each edge once both its ends are there: mounting a thousand nodes in one go was a single 400 ms task.
 
 import '@xyflow/react/dist/style.css';
-import { type Edge, type NodeHandle, type NodeMouseHandler, Position, ReactFlow, Controls, getViewportForBounds, useStore, useReactFlow } from '@xyflow/react';
+import { type Edge, type NodeHandle, type NodeMouseHandler, Position, ReactFlow, Controls, getNodesBounds, getViewportForBounds, useStore, useReactFlow } from '@xyflow/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ProvenanceOverview } from '../../shared/views';
 import { type ExplorerNode, ExplorerNodeComponent } from './ExplorerNode';
@@ -78,22 +78,6 @@ export function flowEdges(overview: ProvenanceOverview): Edge[] {
     edges.push({ id, source: e.parent, target: e.child, type: 'straight', focusable: false, selectable: false, interactionWidth: 0 });
   }
   return edges;
-}
-
-/** The rectangle the drawing's nodes cover, from the layout's positions (before any node is mounted). */
-function drawingBounds({ positions }: DrawnGraph): { x: number; y: number; width: number; height: number } {
-  const { x, y } = positions;
-  let minX = Number.POSITIVE_INFINITY;
-  let minY = Number.POSITIVE_INFINITY;
-  let maxX = Number.NEGATIVE_INFINITY;
-  let maxY = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < x.length; i++) {
-    minX = Math.min(minX, x[i] as number);
-    minY = Math.min(minY, y[i] as number);
-    maxX = Math.max(maxX, (x[i] as number) + NODE_WIDTH);
-    maxY = Math.max(maxY, (y[i] as number) + NODE_HEIGHT);
-  }
-  return x.length === 0 ? { x: 0, y: 0, width: 0, height: 0 } : { x: minX, y: minY, width: maxX - minX, height: maxY - minY };
 }
 
 /** A drawing's nodes in the order React Flow is handed them: those in the first view first. */
@@ -168,10 +152,11 @@ export function ExplorerCanvas({ graph }: { graph: DrawnGraph | null }) {
   const select = useExplorer((s) => s.select);
 
   // A new drawing: show all of it when that stays legible enough, else the largest cascades (top left).
-  // The whole drawing's bounds come from the layout, since its nodes arrive over several frames.
+  // The whole drawing's bounds come from all its nodes' laid-out positions, not from the ones React Flow
+  // holds yet, since they arrive over several frames.
   useEffect(() => {
     if (!graph || width === 0 || height === 0) return;
-    if (graph.overview.nodes.length <= FIT_ALL_MAX_NODES) void setViewport(getViewportForBounds(drawingBounds(graph), width, height, 0.03, 1, 0.03));
+    if (graph.overview.nodes.length <= FIT_ALL_MAX_NODES) void setViewport(getViewportForBounds(getNodesBounds(allNodes), width, height, 0.03, 1, 0.03));
     else void setViewport(FAR_START);
     // Only for a new drawing (or a canvas that had no size yet), not on every resize: hence the size's
     // emptiness, not the size, among the dependencies.
