@@ -7,9 +7,12 @@ import type { EvalMetricsView, ModelSummary } from '../../shared/views';
 import { num } from '../common/format';
 import { METRIC_COLUMNS } from '../evaluation/MetricsTable';
 import { DecisionChanges } from '../diff/DecisionChanges';
+import { useStaggered } from '../common/useStaggered';
 
 /** What Compare shows, in this order: the brief's five first, then the rest of the quality columns. */
 const CHARTED = ['accuracy', 'cmr', 'rs', 'n_eff_mae', 'pair_auc'] as const;
+/** A chart's plot height (px); a chart not yet mounted holds its place at the same height. */
+const CHART_HEIGHT = 130;
 const TABLED = ['accuracy', 'cmr', 'rs', 'ieg', 'err', 'n_eff_mae', 'pair_auc', 'steps'] as const;
 type Key = (typeof TABLED)[number];
 
@@ -32,7 +35,7 @@ function MetricChart({ metric, models, colors }: { metric: Key; models: ModelSum
   return (
     <figure className="compare-chart">
       <figcaption title={c.title}>{c.label.includes('↑') || c.label.includes('↓') ? c.label : `${c.label} ${c.better === 'high' ? '↑' : '↓'}`}</figcaption>
-      <ResponsiveContainer width="100%" height={130}>
+      <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
         <BarChart data={data} margin={{ top: 14, right: 4, bottom: 0, left: 4 }}>
           <XAxis dataKey="name" hide />
           <YAxis hide domain={[0, 'auto']} />
@@ -63,6 +66,8 @@ function Delta({ value, base, metric }: { value: number | null; base: number | n
 }
 
 export function CompareModels({ models }: { models: ModelSummary[] }) {
+  // One chart a frame (useStaggered): mounted together, the five held the page's first frame past 100 ms.
+  const mounted = useStaggered(CHARTED.length);
   const scored = models.filter((m) => m.validation !== null);
   if (scored.length === 0) return <p className="hint">No model card carries validation metrics.</p>;
   const colors = modelColors(scored);
@@ -78,10 +83,17 @@ export function CompareModels({ models }: { models: ModelSummary[] }) {
           </span>
         ))}
       </div>
-      <div className="compare-charts">
-        {CHARTED.map((k) => (
-          <MetricChart key={k} metric={k} models={scored} colors={colors} />
-        ))}
+      <div className="compare-charts" data-mounted={mounted === CHARTED.length ? 'all' : mounted}>
+        {CHARTED.map((k, i) =>
+          i < mounted ? (
+            <MetricChart key={k} metric={k} models={scored} colors={colors} />
+          ) : (
+            <figure key={k} className="compare-chart" aria-busy="true">
+              <figcaption>&nbsp;</figcaption>
+              <div style={{ height: CHART_HEIGHT }} />
+            </figure>
+          ),
+        )}
       </div>
       <table className="compare-table">
         <thead>

@@ -311,6 +311,8 @@ export async function browseBench(storePath: string, opts: BrowseOptions = {}): 
         await page.evaluate((h) => void (window.location.hash = h), hash);
         await page.waitForTimeout(200);
         await page.waitForFunction(() => document.querySelectorAll('.loading').length === 0, null, { timeout: 120_000, polling: 'raf' });
+        // Charts mounted one a frame (useStaggered) are measured until the last is in.
+        await page.waitForFunction(() => document.querySelectorAll('.compare-charts:not([data-mounted="all"])').length === 0, null, { timeout: 60_000, polling: 'raf' });
         return { settled_ms: round(performance.now() - t) };
       });
     }

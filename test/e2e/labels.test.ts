@@ -117,6 +117,10 @@ describe('models', () => {
     expect(active?.name).toBe('default');
     expect(await wb.page.locator('[data-testid="model-row"][data-active="true"]').textContent()).toContain('active');
     await wb.page.getByTestId('model-compare').waitFor();
+    // The five metric charts mount one a frame; all of them end up drawn, one bar per model each.
+    await wb.page.locator('.compare-charts[data-mounted="all"]').waitFor();
+    expect(await wb.page.locator('.compare-chart .recharts-responsive-container').count()).toBe(5);
+    await expect.poll(() => wb.page.locator('.compare-chart').first().locator('.recharts-bar-rectangle').count()).toBe(models.filter((m) => m.validation !== null).length);
     await wb.shot('models');
   });
 
