@@ -229,7 +229,8 @@ function episodeReads(store: MemorySource): MemorySource {
     parentsOf: (id) => {
       let p = parents.get(id);
       if (!p) parents.set(id, (p = store.parentsOf(id)));
-      return p;
+      // A copy: callers own what parentsOf returns (as from the store itself), the memo keeps its own.
+      return [...p];
     },
     edgesAmong: (ids) => store.edgesAmong(ids),
     documentFrequency: (word) => store.documentFrequency(word),

@@ -29,12 +29,17 @@ export function modelColors(models: ModelSummary[]): Record<string, string> {
   return Object.fromEntries(models.map((m) => [m.file, m.active ? '#2f6fdf' : (OTHERS[k++ % OTHERS.length] as string)]));
 }
 
+function ChartCaption({ metric }: { metric: Key }) {
+  const c = column(metric);
+  return <figcaption title={c.title}>{c.label.includes('↑') || c.label.includes('↓') ? c.label : `${c.label} ${c.better === 'high' ? '↑' : '↓'}`}</figcaption>;
+}
+
 function MetricChart({ metric, models, colors }: { metric: Key; models: ModelSummary[]; colors: Record<string, string> }) {
   const c = column(metric);
   const data = models.map((m) => ({ name: m.name, file: m.file, value: valueOf(m.validation, metric) }));
   return (
     <figure className="compare-chart">
-      <figcaption title={c.title}>{c.label.includes('↑') || c.label.includes('↓') ? c.label : `${c.label} ${c.better === 'high' ? '↑' : '↓'}`}</figcaption>
+      <ChartCaption metric={metric} />
       <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
         <BarChart data={data} margin={{ top: 14, right: 4, bottom: 0, left: 4 }}>
           <XAxis dataKey="name" hide />
@@ -89,7 +94,7 @@ export function CompareModels({ models }: { models: ModelSummary[] }) {
             <MetricChart key={k} metric={k} models={scored} colors={colors} />
           ) : (
             <figure key={k} className="compare-chart" aria-busy="true">
-              <figcaption>&nbsp;</figcaption>
+              <ChartCaption metric={k} />
               <div style={{ height: CHART_HEIGHT }} />
             </figure>
           ),

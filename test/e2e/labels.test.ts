@@ -120,7 +120,8 @@ describe('models', () => {
     // The five metric charts mount one a frame; all of them end up drawn, one bar per model each.
     await wb.page.locator('.compare-charts[data-mounted="all"]').waitFor();
     expect(await wb.page.locator('.compare-chart .recharts-responsive-container').count()).toBe(5);
-    await expect.poll(() => wb.page.locator('.compare-chart').first().locator('.recharts-bar-rectangle').count()).toBe(models.filter((m) => m.validation !== null).length);
+    const scored = models.filter((m) => m.validation !== null).length;
+    for (let i = 0; i < 5; i++) await expect.poll(() => wb.page.locator('.compare-chart').nth(i).locator('.recharts-bar-rectangle').count()).toBe(scored);
     await wb.shot('models');
   });
 
