@@ -17,6 +17,7 @@ import { traceCandidates } from './provenance';
 import { type Reformulator, reformulations } from './reformulate';
 import { initialSlice, retrieve } from './retrieve';
 import { evidenceMask, type SupportScores } from './scorer';
+import { rememberingSource } from './source-memo';
 import { buildSliceInput, buildSliceInputWith, type SliceStore, type TextReader } from './slice-input';
 import type { MemorySource, SliceMemory } from './types';
 
@@ -105,7 +106,8 @@ export interface EpisodeOptions {
 
 /** Runs Algorithm 1 for one query and returns its full record. */
 export async function runEpisode(engine: EngineDeps, query: Query, opts: EpisodeOptions): Promise<EpisodeRecord> {
-  const deps = { ...engine, source: episodeReads(engine.source) };
+  // The store does not change under an episode: each member's parents and each slice's edges are read once.
+  const deps = { ...engine, source: rememberingSource(engine.source) };
   const { source, config, policy } = deps;
   const steps: StepRecord[] = [];
   let start = performance.now();
@@ -114,12 +116,10 @@ export async function runEpisode(engine: EngineDeps, query: Query, opts: Episode
   let final: SliceAnalysis | null = null;
   /** Expand queries already issued: re-issuing one only digs deeper into the same view. */
   const issued = new Set<string>();
-  /** The edges among the next step's slice, where the apply step has read them already. */
-  let nextEdges: ProvenanceEdge[] | null = null;
 
   for (let t = 0; ; t++) {
     const ids = slice.map((m) => m.id);
-    const edges: ProvenanceEdge[] = nextEdges ?? source.edgesAmong(ids);
+    const edges = source.edgesAmong(ids);
     const analysis = await analyseSlice(deps, query, slice, edges);
     final = analysis;
     const { arbitration: arb, hypotheses } = analysis;
@@ -183,9 +183,7 @@ export async function runEpisode(engine: EngineDeps, query: Query, opts: Episode
       if (candidate) next = [...slice, ...source.memories(candidate.parents)];
     }
     const addedIds = next.slice(slice.length).map((m) => m.id);
-    const edgesAfter = addedIds.length > 0 ? source.edgesAmong(next.map((m) => m.id)) : edges;
-    nextEdges = edgesAfter;
-    const addedEdges = addedIds.length > 0 ? diffEdges(edgesAfter, edges) : [];
+    const addedEdges = addedIds.length > 0 ? diffEdges(source.edgesAmong(next.map((m) => m.id)), edges) : [];
     const applyMs = performance.now() - start;
 
     steps.push({
@@ -213,27 +211,6 @@ export async function runEpisode(engine: EngineDeps, query: Query, opts: Episode
     steps,
     answer: final && top >= 0 ? (final.hypotheses[top] as Hypothesis).value : null,
     createdAt: new Date().toISOString(),
-  };
-}
-
-/**
- * The store as one episode reads it: the store does not change under an episode, and each step asks for
- * the recorded parents of the same members again (the Trace offers, and the reading of `observed` against
- * the record), so each member's parents are read from SQLite once per episode.
- */
-function episodeReads(store: MemorySource): MemorySource {
-  const parents = new Map<string, ProvenanceEdge[]>();
-  return {
-    searchMemories: (match, opts) => store.searchMemories(match, opts),
-    memories: (ids) => store.memories(ids),
-    parentsOf: (id) => {
-      let p = parents.get(id);
-      if (!p) parents.set(id, (p = store.parentsOf(id)));
-      // A copy: callers own what parentsOf returns (as from the store itself), the memo keeps its own.
-      return [...p];
-    },
-    edgesAmong: (ids) => store.edgesAmong(ids),
-    documentFrequency: (word) => store.documentFrequency(word),
   };
 }
 
