@@ -18,7 +18,7 @@ import type { MemorySource, SliceMemory, WordFrequency } from './types';
  * members' recorded parents outside the slice (sliceAsRead). Either may be missing; a slice read without
  * them uses the extractor's defaults and the slice's own edges.
  */
-export type SliceStore = Partial<Pick<MemorySource, 'documentFrequency' | 'parentsOf'>>;
+export type SliceStore = Partial<Pick<MemorySource, 'documentFrequency' | 'parentsOf' | 'documentCount'>>;
 
 /**
  * How the members' `observed` is read: against the recorded provenance (what analysis always does), or as
@@ -52,7 +52,7 @@ export function buildSliceInput(
   const key = queryKey(query, slice) ?? questionKey(query);
   const claimed = claimedValues(slice, key);
   const reading = slice.some((m) => m.claims.length === 0) ? readTexts(query, key, slice, claimed.map((h) => h.value), words) : undefined;
-  return assemble(query, key, slice, edges, slots, reading);
+  return assemble(query, key, slice, edges, slots, reading, store);
 }
 
 /**
@@ -74,13 +74,24 @@ export async function buildSliceInputWith(
   const key = queryKey(query, slice) ?? questionKey(query);
   const claimed = claimedValues(slice, key);
   const reading = slice.some((m) => m.claims.length === 0) ? await reader(query, key, slice, claimed.map((h) => h.value)) : undefined;
-  return assemble(query, key, slice, edges, slots, reading);
+  return assemble(query, key, slice, edges, slots, reading, store);
 }
 
-function assemble(query: Query, key: ClaimKey, slice: readonly SliceMemory[], edges: readonly ProvenanceEdge[], slots: number, reading: TextReading | undefined): SliceInput {
+function assemble(
+  query: Query,
+  key: ClaimKey,
+  slice: readonly SliceMemory[],
+  edges: readonly ProvenanceEdge[],
+  slots: number,
+  reading: TextReading | undefined,
+  store: SliceStore | undefined,
+): SliceInput {
   const hypotheses = extractHypotheses(slice, key, reading);
   const ids = slice.map((m) => m.id);
+  const n = store?.documentFrequency ? store.documentCount?.() : undefined;
+  const df = store?.documentFrequency?.bind(store);
   return {
+    ...(df && n !== undefined && n > 0 ? { storeWords: { documents: n, frequency: df } } : {}),
     query,
     key,
     memories: slice,

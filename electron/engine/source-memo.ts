@@ -39,5 +39,6 @@ export function rememberingSource(source: MemorySource, limit = 100_000): Memory
     edgesAmong: (ids) => [...remember(among, idsKey(ids), limit, () => source.edgesAmong(ids))],
     parentsOf: (id) => [...remember(parents, id, limit, () => source.parentsOf(id))],
     documentFrequency: (word) => remember(frequencies, word, limit, () => source.documentFrequency(word)),
+    ...(source.documentCount ? { documentCount: () => (source.documentCount as () => number).call(source) } : {}),
   };
 }

@@ -17,6 +17,8 @@ export interface MemorySource {
   edgesAmong(ids: readonly string[]): ProvenanceEdge[];
   /** How many memories of the store hold the word (as the full-text index reads it); 0 for none. */
   documentFrequency(word: string): number;
+  /** How many memories the full-text index holds: the N of documentFrequency's IDF. */
+  documentCount?(): number;
 }
 
 /** What the text extractor asks a store: how rare each of the question's words is there. */

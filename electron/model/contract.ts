@@ -1,8 +1,9 @@
 // The model contract the engine speaks (models/CONTRACT.md): a model file names the contract and the
-// featurizer version it was trained against in its metadata, and the engine refuses any other, naming
-// both versions and the file.
+// featurizer version it was trained against in its metadata, and the engine refuses any other contract or
+// a featurizer version it cannot compute (FEATURIZER_VERSIONS), naming both versions and the file.
 
 import { META } from './onnx-export';
+import { type FeaturizerVersion, FEATURIZER_VERSIONS, isFeaturizerVersion } from './featurizer';
 import { CONTRACT_VERSION, FEATURIZER_VERSION, type Hyper } from './spec';
 
 export class ModelContractError extends Error {
@@ -15,7 +16,8 @@ export class ModelContractError extends Error {
 export interface ModelInfo {
   name: string;
   contract: string;
-  featurizer: string;
+  /** The featurizer version the model was trained against; the engine featurizes its slices with it. */
+  featurizer: FeaturizerVersion;
   /** μ the model was trained with (fed to its `mu` input). */
   mu: number;
   slots: number;
@@ -33,10 +35,10 @@ export function checkContract(metadata: Record<string, string>, file: string): M
         `this engine speaks contract ${CONTRACT_VERSION} with featurizer ${FEATURIZER_VERSION}`,
     );
   }
-  if (contract !== CONTRACT_VERSION || featurizer !== FEATURIZER_VERSION) {
+  if (contract !== CONTRACT_VERSION || !isFeaturizerVersion(featurizer)) {
     throw new ModelContractError(
       `${file}: the model was built for contract ${contract} with featurizer ${featurizer}, but this engine speaks ` +
-        `contract ${CONTRACT_VERSION} with featurizer ${FEATURIZER_VERSION}; retrain it (npm run cama -- train) or use an engine of its version`,
+        `contract ${CONTRACT_VERSION} with featurizer ${FEATURIZER_VERSIONS.join(' or ')}; retrain it (npm run cama -- train) or use an engine of its version`,
     );
   }
   const mu = Number(metadata[META.mu]);

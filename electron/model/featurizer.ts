@@ -26,8 +26,26 @@ import type { SliceMemory } from '../engine/types';
 import { pairTextFeatures, textFeatures } from './text-features';
 import { TEXT_DIM } from './text-hash';
 
-/** Bump on ANY change to what a feature means or how it is computed. */
+/** Bump on ANY change to what a feature means or how it is computed. The version `cama train` uses by default. */
 export const FEATURIZER_VERSION = 'cama-features/3';
+
+/**
+ * Version 5 (`cama train --featurizer cama-features/5`, an experiment: README, "A shared wording family read
+ * as a shared source") reads two pair features against the STORE as well as the slice: the content-word
+ * Jaccard is weighted by the store's inverse document frequency, and a shared residual word counts as a
+ * particular only if it is rare in the store too (a wording family's own words, "quick one", "though I
+ * would double check", are rare in a slice where few members use that family and common in the store).
+ * Version 3 reads both within the slice alone. (Version 4 was an earlier experiment, never shipped.)
+ */
+export const STORE_FEATURIZER_VERSION = 'cama-features/5';
+
+/** The versions this featurizer computes: a model is fed the one it was trained against. */
+export const FEATURIZER_VERSIONS = [FEATURIZER_VERSION, STORE_FEATURIZER_VERSION] as const;
+export type FeaturizerVersion = (typeof FEATURIZER_VERSIONS)[number];
+
+export function isFeaturizerVersion(v: string): v is FeaturizerVersion {
+  return (FEATURIZER_VERSIONS as readonly string[]).includes(v);
+}
 
 /** Memory kinds with a column of their own; anything else is `other`, no kind at all is `missing`. */
 export const KINDS = ['observation', 'relay', 'summary', 'note', 'reasoning', 'trace'] as const;
@@ -70,9 +88,9 @@ export const MEMORY_DIM = TEXT_DIM + MEMORY_SCALARS.length;
 /** Pairwise features, symmetric in (i, j), in order. */
 export const PAIR_FEATURES: readonly Named[] = [
   ['cosine of hashed texts', 'text'],
-  ['content-word Jaccard', 'text'],
+  ["content-word Jaccard (version 5: weighted by the store's inverse document frequency)", 'text'],
   ['residual-word Jaccard (words not in the question or any hypothesis), weighted by inverse slice frequency', 'text'],
-  ['shared residual words rare in the slice (min(n, 4) / 4)', 'text'],
+  ['shared residual words rare in the slice (version 5: and in the store) (min(n, 4) / 4)', 'text'],
   ['residual word-bigram Jaccard, weighted by inverse slice frequency', 'text'],
   ['word-trigram Jaccard', 'text'],
   ['same normalised text', 'text'],
@@ -161,6 +179,8 @@ interface IndexedSets {
   member: Uint8Array;
   V: number;
   df: Int32Array;
+  /** The item of each id. */
+  items: string[];
 }
 
 function indexSets(sets: ReadonlyArray<Iterable<string>>): IndexedSets {
@@ -183,7 +203,24 @@ function indexSets(sets: ReadonlyArray<Iterable<string>>): IndexedSets {
       df[id] = (df[id] as number) + 1;
     }
   });
-  return { lists, member, V, df };
+  return { lists, member, V, df, items: [...ids.keys()] };
+}
+
+/** A word in at most about this share of the store's memories can be a particular (version 5). */
+const STORE_RARE_SHARE = 0.03;
+
+/** Σ_{w ∈ a∩b} idf(w) / Σ_{w ∈ a∪b} idf(w); 1 for two empty sets, as jaccard(). */
+function weightedSetJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>, idf: (w: string) => number): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let inter = 0;
+  let union = 0;
+  for (const w of a) {
+    const v = idf(w);
+    union += v;
+    if (b.has(w)) inter += v;
+  }
+  for (const w of b) if (!a.has(w)) union += idf(w);
+  return union > 0 ? inter / union : 0;
 }
 
 function sharesAny(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
@@ -203,8 +240,12 @@ export function rareResidualLimit(K: number): number {
   return Math.max(2, Math.floor(K / 3));
 }
 
-/** The featurizer. Deterministic: the same SliceInput gives the same bytes. */
-export function featurize(input: SliceInput): SliceFeatures {
+/**
+ * The featurizer. Deterministic: the same SliceInput (and store) gives the same bytes. `version`: the one a
+ * model was trained against (its metadata); version 5 reads the store's word counts through
+ * `input.storeWords` and, on a slice built without a store, computes what version 3 does.
+ */
+export function featurize(input: SliceInput, version: FeaturizerVersion = FEATURIZER_VERSION): SliceFeatures {
   const memories = input.memories;
   const K = memories.length;
   const L = input.hypotheses.length;
@@ -223,10 +264,28 @@ export function featurize(input: SliceInput): SliceFeatures {
   input.hypotheses.forEach((h, k) => hypotheses.set(textFeatures(h.value).hash, k * TEXT_DIM));
   const tokens = own.map((t) => t.tokens);
   const contentSets = own.map((t) => t.content);
+  // Version 5: words read against the STORE's counts (each word's asked once per slice).
+  const counts = version === STORE_FEATURIZER_VERSION ? input.storeWords : undefined;
+  const dfs = new Map<string, number>();
+  const storeDf = counts
+    ? (w: string): number => {
+        let v = dfs.get(w);
+        if (v === undefined) dfs.set(w, (v = counts.frequency(w)));
+        return v;
+      }
+    : undefined;
+  const storeIdf = counts && storeDf ? (w: string): number => Math.max(0, Math.log((counts.documents + 1) / (storeDf(w) + 0.5))) : undefined;
   // Residual words: neither the question's (nor the key's) words nor any hypothesis value's.
   const shared = sharedWords(input);
   const residual = indexSets(contentSets.map((set) => [...set].filter((w) => !shared.has(w))));
   const rareLimit = rareResidualLimit(K);
+  // A particular is rare in the store as well: in at most about 3% of it, or (in a store too small for a share
+  // to say anything) in no more memories than the slice's own limit.
+  const rareInStore = Uint8Array.from(residual.items, (w) => {
+    if (counts === undefined || storeDf === undefined) return 1;
+    const df = storeDf(w);
+    return df + 0.5 <= STORE_RARE_SHARE * (counts.documents + 1) || df <= rareLimit ? 1 : 0;
+  });
   const residualBigrams = indexSets(
     own.map((t) => {
       const out = new Set<string>();
@@ -308,11 +367,11 @@ export function featurize(input: SliceInput): SliceFeatures {
       let rare = 0;
       if (i !== j) {
         const { lists, member, V, df } = residual;
-        for (const w of lists[i] as Int32Array) if (member[j * V + w] === 1 && (df[w] as number) <= rareLimit) rare++;
+        for (const w of lists[i] as Int32Array) if (member[j * V + w] === 1 && (df[w] as number) <= rareLimit && rareInStore[w] === 1) rare++;
       }
       const together = pairTextFeatures(own[i] as (typeof own)[number], own[j] as (typeof own)[number]);
       f[0] = together.cosine;
-      f[1] = together.contentJaccard;
+      f[1] = storeIdf ? weightedSetJaccard(contentSets[i] as ReadonlySet<string>, contentSets[j] as ReadonlySet<string>, storeIdf) : together.contentJaccard;
       f[2] = weightedJaccard(residual, i, j, residualWeight);
       f[3] = i === j ? 1 : Math.min(rare, 4) / 4;
       f[4] = weightedJaccard(residualBigrams, i, j, bigramWeight);

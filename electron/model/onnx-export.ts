@@ -4,6 +4,7 @@
 
 import onnxProto from 'onnx-proto';
 import { CONTRACT_VERSION, FEATURIZER_VERSION, type Hyper, type ModelSpec, type OpSpec } from './spec';
+import type { FeaturizerVersion } from './featurizer';
 import { checkWeights, type Weights } from './weights';
 
 const { onnx } = onnxProto;
@@ -29,6 +30,8 @@ export interface ExportInfo {
   /** μ the model was trained with. */
   mu: number;
   hyper: Hyper;
+  /** The featurizer version the model is trained against (default FEATURIZER_VERSION). */
+  featurizer?: FeaturizerVersion;
   /** Extra metadata (e.g. the training seed). */
   extra?: Record<string, string>;
 }
@@ -93,7 +96,7 @@ export function exportOnnx(spec: ModelSpec, weights: Weights, info: ExportInfo):
   });
   const metadata: Record<string, string> = {
     [META.contract]: CONTRACT_VERSION,
-    [META.featurizer]: FEATURIZER_VERSION,
+    [META.featurizer]: info.featurizer ?? FEATURIZER_VERSION,
     [META.name]: info.name,
     [META.mu]: String(info.mu),
     [META.slots]: String(info.hyper.slots),

@@ -109,7 +109,7 @@ export class OnnxEvidenceModel implements EvidenceModel {
       throw new ModelContractError(`${this.file}: the model has ${this.info.slots} slots but the engine asks for J = ${J}; set slots to ${this.info.slots}`);
     }
     if (K === 0) return { assignment: matrix(0, J) };
-    const f = ablate(featurize(input), this.ablated);
+    const f = ablate(featurize(input, this.info.featurizer), this.ablated);
     const L = f.L;
     // The graph needs L ≥ 1: with no hypotheses it scores one all-zero dummy whose column is dropped.
     const fed: SliceFeatures = L > 0 ? f : { ...f, L: 1, hypotheses: new Float32Array(TEXT_DIM), support: new Float32Array(K * SUPPORT_DIM) };

@@ -173,6 +173,10 @@ export class MemoryReader {
     return this.ranker.documentFrequency(word);
   }
 
+  documentCount(): number {
+    return this.ranker.documentCount();
+  }
+
   /**
    * FTS5 MATCH `match` (an FTS5 query expression), best bm25 first, ties by insertion order. A plain OR of
    * one-word phrases (the engine's retrieval) is ranked from the store's postings by MaxScore (topk.ts): the

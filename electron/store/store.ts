@@ -111,6 +111,11 @@ export class Store {
     return this.memoryReader.documentFrequency(word);
   }
 
+  /** How many memories the full-text index holds (any pool). */
+  documentCount(): number {
+    return this.memoryReader.documentCount();
+  }
+
   /** Ids of memories with a claim on (subject, attribute), in insertion order; pools default to ['base']. */
   memoryIdsClaiming(key: ClaimKey, pools?: readonly MemoryPool[]): string[] {
     return this.memoryReader.idsClaiming(key, pools);

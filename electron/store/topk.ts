@@ -158,6 +158,12 @@ export class BoundedRanker {
    * How many rows hold `word` (FTS5 tokenises it, as it does a search: case and diacritics folded; 0 for
    * text that is not one word), cached until the index changes.
    */
+  /** How many rows the full-text index holds (FTS5's own count). */
+  documentCount(): number {
+    this.refresh();
+    return this.nRow;
+  }
+
   documentFrequency(word: string): number {
     const w = this.wordOf(word);
     if (w === undefined) return 0;

@@ -26,7 +26,7 @@ import { claimMatchesKey } from '../engine/hypotheses';
 import { normalize } from '../engine/text';
 import type { SliceMemory } from '../engine/types';
 import type { EvalSource } from '../eval/methods';
-import { featurize, type SliceFeatures } from '../model/featurizer';
+import { FEATURIZER_VERSION, type FeaturizerVersion, featurize, type SliceFeatures } from '../model/featurizer';
 import { buildSliceInput, type ObservedReading } from '../engine/slice-input';
 import { TEXT_DIM } from '../model/text-hash';
 
@@ -219,6 +219,8 @@ export interface ExampleContext {
   labels: LabelIndex;
   /** How the members' `observed` is read (TrainOptions.observedAsRead). */
   observed: ObservedReading;
+  /** The featurizer version the model is trained against (default FEATURIZER_VERSION). */
+  featurizer?: FeaturizerVersion;
 }
 
 /**
@@ -231,7 +233,7 @@ export function makeExample(
   query: Query,
   slice: readonly SliceMemory[],
   origin: SliceOrigin,
-  { slots, labels, observed }: ExampleContext,
+  { slots, labels, observed, featurizer = FEATURIZER_VERSION }: ExampleContext,
   original: readonly SliceMemory[] = slice,
 ): Example | null {
   if (slice.length === 0) return null;
@@ -240,7 +242,7 @@ export function makeExample(
   if (input.hypotheses.length === 0) return null;
   const K = slice.length;
   const L = input.hypotheses.length;
-  const features = featurize(input);
+  const features = featurize(input, featurizer);
   const { priors, known } = priorAttributes(input.memories);
   const evidence = Array.from(features.evidence, (e) => e === 1);
   const gold = query.answer === undefined ? -1 : input.hypotheses.findIndex((h) => h.norm === normalize(query.answer as string));
@@ -301,9 +303,9 @@ export async function trainingExamples(
   source: TrainingSource,
   config: EngineConfig,
   labels: LabelIndex,
-  opts: { episodes: boolean; variants: boolean; textOnly: boolean; observed?: ObservedReading; onProgress?: (done: number, total: number) => void },
+  opts: { episodes: boolean; variants: boolean; textOnly: boolean; observed?: ObservedReading; featurizer?: FeaturizerVersion; onProgress?: (done: number, total: number) => void },
 ): Promise<ExampleSet> {
-  const ctx: ExampleContext = { slots: config.slots, labels, observed: opts.observed ?? 'self-reported' };
+  const ctx: ExampleContext = { slots: config.slots, labels, observed: opts.observed ?? 'self-reported', featurizer: opts.featurizer };
   const queries = source.queries().filter((q) => q.answer !== undefined);
   const examples: Example[] = [];
   const counts = NO_COUNTS();
@@ -358,8 +360,14 @@ export interface ValidationSet {
  * Validation examples: each query's initial slice, its text-only copy, and, where the query has corr_ids,
  * the initial slice plus them.
  */
-export function validationExamples(source: TrainingSource, config: EngineConfig, labels: LabelIndex, observed: ObservedReading = 'self-reported'): ValidationSet {
-  const ctx: ExampleContext = { slots: config.slots, labels, observed };
+export function validationExamples(
+  source: TrainingSource,
+  config: EngineConfig,
+  labels: LabelIndex,
+  observed: ObservedReading = 'self-reported',
+  featurizer: FeaturizerVersion = FEATURIZER_VERSION,
+): ValidationSet {
+  const ctx: ExampleContext = { slots: config.slots, labels, observed, featurizer };
   const base: Example[] = [];
   const corr = new Map<string, Example>();
   const text: Example[] = [];

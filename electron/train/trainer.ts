@@ -20,7 +20,7 @@ import { memoized } from '../model/memo';
 import { exportOnnx, OPSET } from '../model/onnx-export';
 import { OnnxEvidenceModel } from '../model/onnx-model';
 import { cardPathFor, modelNameOf } from '../model/paths';
-import type { FeatureGroup } from '../model/featurizer';
+import type { FeatureGroup, FeaturizerVersion } from '../model/featurizer';
 import { buildSpec, CONTRACT_VERSION, DEFAULT_HYPER, FEATURIZER_VERSION, type Hyper, parameterCount } from '../model/spec';
 import { useCpuBackend } from '../model/tf-setup';
 import { initialWeights } from '../model/weights';
@@ -83,6 +83,8 @@ export interface TrainOptions {
    * lost 5-6 CMR points under lying metadata at every provenance rate (README, Results).
    */
   observedAsRead?: boolean;
+  /** The featurizer version to train against (default FEATURIZER_VERSION; STORE_FEATURIZER_VERSION is an experiment, README). */
+  featurizer?: FeaturizerVersion;
   /** Use the training store's researcher labels in L_d (default true; false trains the same model without them). */
   labels?: boolean;
   /**
@@ -169,6 +171,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
   removeStaleModelTemps(dirname(out)); // a training killed before its rename left its temp files here
   const name = options.name ?? modelNameOf(out);
   const stepCost = options.stepCost ?? TRAIN_DEFAULTS.stepCost;
+  const featurizer = options.featurizer ?? FEATURIZER_VERSION;
   const hyper: Hyper = { ...DEFAULT_HYPER, ...options.hyper };
   const config = engineConfig({ ...(options.engine as object | undefined), slots: hyper.slots, mu: hp.mu });
   await useCpuBackend();
@@ -193,6 +196,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
       const index = new LabelIndex(options.labels === false ? [] : data.store.labels(), w.labels);
       weak = { count: weak.count + index.weakCount, functions: [...weak.functions, ...w.functions], sha256: [...weak.sha256, ...(index.weakSha256 ? [index.weakSha256] : [])] };
       const set = await trainingExamples(data.store, config, index, {
+        featurizer,
         episodes: options.episodes ?? true,
         variants: options.variants ?? true,
         textOnly: options.textOnly ?? true,
@@ -207,7 +211,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     const validation: ValidationSet = { base: [], corr: new Map(), text: [] };
     for (const [i, data] of valData.entries()) {
       // Validation stands in for inference: its examples read observed as analysis does, whatever the training examples do.
-      const v = validationExamples(data.store, config, new LabelIndex(data.store.labels()), 'against-record');
+      const v = validationExamples(data.store, config, new LabelIndex(data.store.labels()), 'against-record', featurizer);
       validation.base.push(...v.base);
       validation.text.push(...v.text);
       // Query ids repeat across sources: key the corr variants by source too.
@@ -226,7 +230,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
         onProgress({ phase: 'fit', ...epoch });
       }
     });
-    const bytes = exportOnnx(spec, result.weights, { name, mu: hp.mu, hyper, extra: { 'cama.seed': String(hp.seed) } });
+    const bytes = exportOnnx(spec, result.weights, { name, mu: hp.mu, hyper, featurizer, extra: { 'cama.seed': String(hp.seed) } });
     model = await OnnxEvidenceModel.fromBytes(bytes, out);
 
     let calibration: ModelCard['calibration'] = null;
@@ -257,7 +261,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
       file: out.split(/[\\/]/).pop() as string,
       sha256: createHash('sha256').update(bytes).digest('hex'),
       createdAt: new Date().toISOString(),
-      contract: { contractVersion: CONTRACT_VERSION, featurizerVersion: FEATURIZER_VERSION, opset: OPSET },
+      contract: { contractVersion: CONTRACT_VERSION, featurizerVersion: featurizer, opset: OPSET },
       architecture: { parameters: parameterCount(spec), mu: hp.mu, hyper: { ...hyper }, bytes: bytes.length },
       training: {
         data: (trainData[0] as DataSource).description,

@@ -96,7 +96,10 @@ describe('the model contract', () => {
     expect(doc).toContain(`\`${FEATURIZER_VERSION}\``);
   });
 
-  it('accepts this engine’s own versions', () => {
+  it('accepts this engine’s own versions, the store-reading featurizer included', () => {
+    const spec = buildSpec();
+    const v5 = exportOnnx(spec, initialWeights(spec, 1), { name: 'v5', mu: 0.5, hyper: DEFAULT_HYPER, featurizer: 'cama-features/5' });
+    expect(checkContract(readMetadata(v5), 'v5.onnx').featurizer).toBe('cama-features/5');
     const info = checkContract(readMetadata(exportOnnx(buildSpec(), initialWeights(buildSpec(), 1), { name: 'm', mu: 0.5, hyper: DEFAULT_HYPER })), 'm.onnx');
     expect(info).toMatchObject({ name: 'm', contract: CONTRACT_VERSION, featurizer: FEATURIZER_VERSION, mu: 0.5, slots: DEFAULT_HYPER.slots });
   });
@@ -119,6 +122,71 @@ describe('the model contract', () => {
       /x\.onnx.*cama-evidence\/9.*cama-evidence\/2/,
     );
     expect(() => checkContract({}, 'y.onnx')).toThrow(/y\.onnx: not a CAMA evidence model/);
+  });
+});
+
+describe('featurizer version 5: words read against the store', () => {
+  // Twenty memories in one wording family ("quick one — … ttyl") about other things, two independent reports
+  // of Lyon's mayor in that family, and a copy pair that shares a particular ("page 7 of the harbour bulletin").
+  async function storeAndInput() {
+    const { openTempStore, seed, mem } = await import('../store/helpers');
+    const { buildSliceInput } = await import('../../electron/engine/slice-input');
+    const s = openTempStore();
+    const claim = { subject: 'Lyon', attribute: 'mayor', value: 'Ana Ruiz' };
+    const topics = ['canteen', 'printer', 'harvest', 'ferry', 'bakery', 'museum', 'tram', 'library', 'stadium', 'market'];
+    seed(s, {
+      implicitAgents: ['a'],
+      memories: [
+        ...topics.flatMap((t, k) => [mem(`f${k}a`, `quick one — the ${t} was busy on Monday ttyl`), mem(`f${k}b`, `quick one — the ${t} opens late again ttyl`)]),
+        mem('t1', 'quick one — the mayor of Lyon is Ana Ruiz ttyl', { claims: [claim] }),
+        mem('t2', 'quick one — Lyon has Ana Ruiz as mayor, seen at the town hall ttyl', { claims: [claim] }),
+        mem('c1', 'The mayor of Lyon is Ana Ruiz, from page 7 of the harbour bulletin.', { claims: [claim] }),
+        mem('c2', "Lyon's mayor: Ana Ruiz (page 7 of the harbour bulletin)", { claims: [claim] }),
+        mem('o1', 'Porto reported rain all week.'),
+        mem('o2', 'The ferry timetable changes in June.'),
+      ],
+      queries: [{ id: 'q', text: 'Who is the mayor of Lyon?', subject: 'Lyon', attribute: 'mayor' }],
+    });
+    const ids = ['t1', 't2', 'c1', 'c2', 'o1', 'o2'];
+    const q = s.query('q') as NonNullable<ReturnType<Store['query']>>;
+    return { s, ids, withStore: buildSliceInput(q, s.memories(ids), [], 8, s), alone: buildSliceInput(q, s.memories(ids), [], 8) };
+  }
+
+  it('weighs a wording family that is common in the store as next to nothing, and a shared particular as before', async () => {
+    const { s, ids, withStore, alone } = await storeAndInput();
+    expect(s.documentCount()).toBe(26);
+    const K = ids.length;
+    const at = (f: ReturnType<typeof featurize>, a: string, b: string, name: string) =>
+      f.pairs[(ids.indexOf(a) * K + ids.indexOf(b)) * PAIR_DIM + PAIR_FEATURES.findIndex(([n]) => n.startsWith(name))] as number;
+    const v5 = featurize(withStore, 'cama-features/5');
+    const v3 = featurize(withStore);
+    // The two independent reports share the fact and the family's "quick one … ttyl".
+    expect(at(v3, 't1', 't2', 'content-word Jaccard')).toBeGreaterThan(0.5);
+    expect(at(v5, 't1', 't2', 'content-word Jaccard')).toBeLessThan(at(v3, 't1', 't2', 'content-word Jaccard') - 0.1);
+    // The copy pair shares rare words: the store weighting keeps it well above the independent pair.
+    expect(at(v5, 'c1', 'c2', 'content-word Jaccard')).toBeGreaterThan(at(v5, 't1', 't2', 'content-word Jaccard') + 0.2);
+    // "quick" and "ttyl" are rare in this six-member slice but in most of the store: not particulars in version 5.
+    expect(at(v3, 't1', 't2', 'shared residual words rare')).toBeGreaterThan(0);
+    expect(at(v5, 't1', 't2', 'shared residual words rare')).toBe(0);
+    expect(at(v5, 'c1', 'c2', 'shared residual words rare')).toBe(at(v3, 'c1', 'c2', 'shared residual words rare'));
+    expect(at(v5, 'c1', 'c2', 'shared residual words rare')).toBeGreaterThanOrEqual(0.5);
+    // Everything else is version 3's; and a slice built without a store gets version 3's features.
+    const differs = new Set<number>();
+    for (let c = 0; c < v5.pairs.length; c++) if (v5.pairs[c] !== v3.pairs[c]) differs.add(c % PAIR_DIM);
+    expect([...differs].sort()).toEqual([1, 3]);
+    expect(featureBytes(featurize(alone, 'cama-features/5'))).toEqual(featureBytes(v3));
+    expect(Array.from(v5.memory)).toEqual(Array.from(v3.memory));
+  });
+
+  it('feeds a model the version it was trained against', async () => {
+    const { randomWeights } = await import('./helpers');
+    const { withStore } = await storeAndInput();
+    const spec = buildSpec();
+    const model = await OnnxEvidenceModel.fromBytes(exportOnnx(spec, randomWeights(spec, 3), { name: 'v5', mu: 0.5, hyper: DEFAULT_HYPER, featurizer: 'cama-features/5' }), 'v5.onnx');
+    const inferred = Array.from((await model.infer(withStore)).credibility ?? []);
+    const read = async (version: 'cama-features/3' | 'cama-features/5') => Array.from((await model.run(featurize(withStore, version))).credibility, (c) => Math.fround(c));
+    expect(inferred.map((c) => Math.fround(c))).toEqual(await read('cama-features/5'));
+    expect(await read('cama-features/5')).not.toEqual(await read('cama-features/3'));
   });
 });
 

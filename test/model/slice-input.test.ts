@@ -31,7 +31,14 @@ describe('buildSliceInput', () => {
       const slice = initialSlice(sim.store, q, config.k);
       const edges = sim.store.edgesAmong(slice.map((m) => m.id));
       await analyseSlice({ model: recorder, config, source: sim.store }, q, slice, edges);
-      expect(buildSliceInput(q, slice, edges, config.slots, sim.store)).toEqual(seen[0]);
+      const { storeWords: built, ...rest } = buildSliceInput(q, slice, edges, config.slots, sim.store);
+      const { storeWords: analysed, ...seenRest } = seen[0] as SliceInput;
+      expect(rest).toEqual(seenRest);
+      // The store's word counts (featurizer version 5) reach both alike.
+      expect(built?.documents).toBe(sim.store.documentCount());
+      expect(analysed?.documents).toBe(built?.documents);
+      const words = slice.flatMap((m) => m.text.toLowerCase().split(/\W+/).filter(Boolean));
+      expect(words.map((w) => analysed?.frequency(w))).toEqual(words.map((w) => built?.frequency(w)));
       // Read as each memory reports it (the trainer's default), a copy that poses as an observation differs.
       const reported = buildSliceInput(q, slice, edges, config.slots, sim.store, 'self-reported').memories;
       if (reported.some((m, i) => m.observed !== seen[0]?.memories[i]?.observed)) overruled++;

@@ -20,7 +20,7 @@ describe('cama train', () => {
   it('prints its usage and options, exit 0', async () => {
     const r = ok(await cama('train', '--help'));
     expect(r.stdout).toContain('Usage: cama train');
-    for (const o of ['--bundle', '--validation', '--out', '--epochs', '--seed', '--mu', '--no-calibrate', '--observed-as-read']) expect(r.stdout, o).toContain(o);
+    for (const o of ['--bundle', '--validation', '--out', '--epochs', '--seed', '--mu', '--no-calibrate', '--observed-as-read', '--featurizer']) expect(r.stdout, o).toContain(o);
   });
 
   it('is listed by cama --help', async () => {
@@ -34,5 +34,11 @@ describe('cama train', () => {
     const notOnnx = await cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.bin');
     expect(notOnnx.status).not.toBe(0);
     expect(notOnnx.stderr).toMatch(/\.onnx/);
+  });
+
+  it('refuses a featurizer version it cannot compute, naming the ones it can', async () => {
+    const bad = await cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.onnx', '--featurizer', 'cama-features/4');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('--featurizer must be cama-features/3 or cama-features/5, got "cama-features/4"');
   });
 });

@@ -5,7 +5,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { formatFixed, numberOption } from '../options';
 import { phasedBar } from '../progress';
-import { type FeatureGroup, GROUPS } from '../../model/featurizer';
+import { type FeatureGroup, FEATURIZER_VERSION, FEATURIZER_VERSIONS, type FeaturizerVersion, GROUPS, isFeaturizerVersion, STORE_FEATURIZER_VERSION } from '../../model/featurizer';
 import { type AffinityRefitReport, REFIT_DEFAULTS } from '../../train/affinity-refit';
 import { type TrainEvent, train, TRAIN_DEFAULTS } from '../../train/trainer';
 import { cliIo } from '../io';
@@ -129,6 +129,11 @@ export function trainCommand(): Command {
     .option('--no-variants', "leave out the training queries' corr / ind variant slices")
     .option('--no-text-only', 'leave out the text-only copies of the slices (claims removed), so the support scorer is not taught to read text')
     .option('--observed-as-read', "build the examples with observed read against the recorded provenance, as analysis reads it (default: as each memory reports it, lies included, so the model learns how far a self-report can be trusted where nothing overrules it)")
+    .option(
+      '--featurizer <version>',
+      `the featurizer version to train against: ${FEATURIZER_VERSIONS.join(' or ')} (${STORE_FEATURIZER_VERSION} reads the content-word overlap and the shared particulars against the store's word counts as well as the slice's; an experiment, README)`,
+      FEATURIZER_VERSION,
+    )
     .option('--no-calibrate', 'skip calibration and validation metrics (the card then has none)')
     .option('--engine-config <file>', 'a JSON file overriding engine settings (K, B, ...)')
     .option('--weak-labels', "add the store's labelling functions' weak labels (the label model's P(dependent)) to L_d, below researcher labels")
@@ -157,6 +162,7 @@ export function trainCommand(): Command {
         variants: boolean;
         textOnly: boolean;
         observedAsRead?: boolean;
+        featurizer: string;
         calibrate: boolean;
         engineConfig?: string;
         weakLabels?: boolean;
@@ -196,6 +202,7 @@ export function trainCommand(): Command {
               variants: opts.variants,
               textOnly: opts.textOnly,
               observedAsRead: opts.observedAsRead ?? false,
+              featurizer: featurizerOption(opts.featurizer),
               calibrate: opts.calibrate,
               engine,
               weakLabels: opts.weakLabels ?? false,
@@ -225,4 +232,10 @@ export function trainCommand(): Command {
         }
       },
     );
+}
+
+/** --featurizer's value, or an error naming the flag and the versions there are. */
+function featurizerOption(value: string): FeaturizerVersion {
+  if (!isFeaturizerVersion(value)) throw new Error(`--featurizer must be ${FEATURIZER_VERSIONS.join(' or ')}, got "${value}"`);
+  return value;
 }

@@ -25,6 +25,8 @@ export interface SliceInput {
   reading?: TextReading;
   /** J. */
   slots: number;
+  /** The store's word counts, where the slice was read from a store that gives them: N memories, df per word. */
+  storeWords?: { documents: number; frequency: (word: string) => number };
 }
 
 export interface EvidenceOutput {

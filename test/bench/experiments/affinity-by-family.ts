@@ -61,7 +61,7 @@ for (const dir of args) {
   for (const q of store.queries()) {
     const slice = initialSlice(store, q, engine.config.k);
     const input = buildSliceInput(q, slice, store.edgesAmong(slice.map((m) => m.id)), engine.config.slots, store);
-    const f = featurize(input);
+    const f = featurize(input, model.info.featurizer);
     const { affinity } = await model.run(f);
     const K = f.K;
     for (let i = 0; i < K; i++) {

@@ -51,7 +51,7 @@ const byShare = CORPUS_SHARES.map(() => ({ pairs: 0, copies: 0, merged: 0 }));
 for (const q of store.queries()) {
   const slice = initialSlice(store, q, engine.config.k);
   const input = buildSliceInput(q, slice, store.edgesAmong(slice.map((m) => m.id)), engine.config.slots, store);
-  const f = featurize(input);
+  const f = featurize(input, model.info.featurizer);
   const { affinity } = await model.run(f);
   const K = f.K;
   const shared = sharedWords(input);
