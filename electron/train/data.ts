@@ -36,8 +36,20 @@ export interface DataSource {
   close(): void;
 }
 
-export async function openDataSource(path: string): Promise<DataSource> {
+/** Whether `path` is a simulator config (a .json without a "situatedqa" field), which `over` can rewrite. */
+export function isSimulatorConfig(path: string): boolean {
+  if (!path.endsWith('.json')) return false;
+  const raw = JSON.parse(readFileSync(resolve(path), 'utf8')) as Record<string, unknown>;
+  return typeof raw.situatedqa !== 'string';
+}
+
+/**
+ * The data at `path`; `over` (simulator configs only) is merged into the config first, e.g.
+ * `{ wording: { rewriteAs: 'prose' } }` for the same world written in one family.
+ */
+export async function openDataSource(path: string, over?: Record<string, unknown>): Promise<DataSource> {
   const full = resolve(path);
+  if (over && !isSimulatorConfig(full)) throw new Error(`${path}: only a simulator config can be generated with changed settings`);
   let store: Store;
   let kind: DataSource['description']['kind'];
   let name = basename(full);
@@ -56,7 +68,7 @@ export async function openDataSource(path: string): Promise<DataSource> {
       seed = config.seed;
       families = config.wording.families;
     } else {
-      const config = simulatorConfig(raw);
+      const config = simulatorConfig(over ? deepMerge(raw, over) : raw);
       await simulate(config, bundle);
       name = config.name;
       seed = config.seed;

@@ -75,6 +75,12 @@ export interface Example {
    * neither the other memories' grouping nor the decision (what RS, Eq. 19, measures).
    */
   partner?: Example;
+  /**
+   * The same members (same ids, same order) read from a rewrite of the training data in another wording
+   * family (for an initial example, with `train --rewrite-twins`): the wording-consistency term asks the
+   * model to group, weigh and decide alike in both.
+   */
+  twin?: Example;
 }
 
 /** A weak label enters L_d only when the label model is this sure: |2 P(dependent) − 1| ≥ 0.2. */
@@ -303,7 +309,16 @@ export async function trainingExamples(
   source: TrainingSource,
   config: EngineConfig,
   labels: LabelIndex,
-  opts: { episodes: boolean; variants: boolean; textOnly: boolean; observed?: ObservedReading; featurizer?: FeaturizerVersion; onProgress?: (done: number, total: number) => void },
+  opts: {
+    episodes: boolean;
+    variants: boolean;
+    textOnly: boolean;
+    observed?: ObservedReading;
+    featurizer?: FeaturizerVersion;
+    /** The same data rewritten in other wording families (same memory ids): query n's initial example gets a twin from twins[n mod length]. */
+    twins?: readonly TrainingSource[];
+    onProgress?: (done: number, total: number) => void;
+  },
 ): Promise<ExampleSet> {
   const ctx: ExampleContext = { slots: config.slots, labels, observed: opts.observed ?? 'self-reported', featurizer: opts.featurizer };
   const queries = source.queries().filter((q) => q.answer !== undefined);
@@ -317,7 +332,17 @@ export async function trainingExamples(
   const engine = { source, config, model: heuristicModel(config.duplicateThreshold), policy: heuristicPolicy };
   for (const [n, q] of queries.entries()) {
     const slice = initialSlice(source, q, config.k);
-    add(makeExample(source, q, slice, 'initial', ctx));
+    const initial = makeExample(source, q, slice, 'initial', ctx);
+    add(initial);
+    const twins = opts.twins ?? [];
+    if (initial && twins.length > 0) {
+      const twinSource = twins[n % twins.length] as TrainingSource;
+      const ids = slice.map((m) => m.id);
+      const members = twinSource.memories(ids);
+      if (members.length !== ids.length) throw new Error(`training: the rewritten data lacks memories of query ${q.id}'s slice: is it the same data rewritten?`);
+      const twin = makeExample(twinSource, q, members, 'initial', ctx);
+      if (twin) initial.twin = twin;
+    }
     if (opts.textOnly) add(makeExample(source, q, withoutClaims(slice), 'text', ctx, slice));
     if (opts.episodes) {
       const episode = await runEpisode(engine, q, { method: 'training', initial: slice });

@@ -8,7 +8,7 @@ import type { SlotOptions } from '../../shared/math/assignment';
 import type { ModelSpec } from '../model/spec';
 import type { Weights } from '../model/weights';
 import type { Example, ValidationSet } from './examples';
-import { consistencyLoss, disposeExampleTensors, exampleLoss, type ExampleTensors, exampleTensors, forwardExample, type LossWeights, withDropped } from './losses';
+import { consistencyLoss, disposeExampleTensors, exampleLoss, type ExampleTensors, exampleTensors, forwardExample, type LossWeights, twinConsistencyLoss, withDropped } from './losses';
 import { type FeatureGroup, GROUPS } from '../model/featurizer';
 import { paramTensors } from '../model/tf-forward';
 import { type AffinityRefitOptions, type AffinityRefitReport, refitAffinityHead } from './affinity-refit';
@@ -26,6 +26,8 @@ export interface FitOptions extends LossWeights {
   groupDropout: Partial<Record<FeatureGroup, number>>;
   /** λ_c: weight of the consistency term between a slice and the same slice with corr copies appended. */
   lambdaC: number;
+  /** λ_w: weight of the wording-consistency term between a slice and its twin rewritten in another family (0: off). */
+  lambdaW?: number;
   /** λ of an L2 penalty Σ‖W‖² on the weight matrices (the glorot-initialised parameters). */
   l2: number;
   /** After the epochs, refit the best epoch's affinity head on L_a (affinity-refit.ts). */
@@ -57,6 +59,8 @@ export interface EpochReport {
   supportLoss: number;
   affinityLoss: number;
   consistencyLoss: number;
+  /** Mean wording-consistency term per example that has a twin (0 without twins). */
+  wordingLoss: number;
   validation: ValidationMetrics;
   ms: number;
 }
@@ -100,6 +104,7 @@ export async function fit(
   train.forEach((ex, i) => {
     const p = ex.partner ? indexOf.get(ex.partner) : undefined;
     if (p !== undefined) (trainTensors[i] as ExampleTensors).partner = trainTensors[p];
+    if (ex.twin && (opts.lambdaW ?? 0) > 0) (trainTensors[i] as ExampleTensors).twin = exampleTensors(ex.twin, opts.mu);
   });
   const valBase = validation.base.map((ex) => exampleTensors(ex, opts.mu));
   const valCorr = new Map([...validation.corr].map(([id, ex]) => [id, exampleTensors(ex, opts.mu)]));
@@ -119,7 +124,7 @@ export async function fit(
       let taskCount = 0;
       let depSum = 0;
       let depCount = 0;
-      const extra = { support: 0, supportN: 0, affinity: 0, affinityN: 0, consistency: 0, consistencyN: 0 };
+      const extra = { support: 0, supportN: 0, affinity: 0, affinityN: 0, consistency: 0, consistencyN: 0, wording: 0, wordingN: 0 };
       for (let s = 0; s < steps; s++) {
         const batch = order.slice(s * opts.batchSize, (s + 1) * opts.batchSize).map((i) => trainTensors[i] as ExampleTensors);
         const cost = optimizer.minimize(
@@ -135,6 +140,12 @@ export async function fit(
                 total = tf.add(total, tf.mul(c, opts.lambdaC));
                 extra.consistency += c.dataSync()[0] as number;
                 extra.consistencyN++;
+              }
+              if (t.twin && (opts.lambdaW ?? 0) > 0) {
+                const w = twinConsistencyLoss(spec, params, withDropped(t, dropped), withDropped(t.twin, dropped), opts.tauP, opts.slots);
+                total = tf.add(total, tf.mul(w, opts.lambdaW ?? 0));
+                extra.wording += w.dataSync()[0] as number;
+                extra.wordingN++;
               }
               // Reading a value on the cpu backend is a copy, not a device sync; it does not touch the tape.
               if (l.task) {
@@ -178,6 +189,7 @@ export async function fit(
         supportLoss: extra.supportN > 0 ? extra.support / extra.supportN : 0,
         affinityLoss: extra.affinityN > 0 ? extra.affinity / extra.affinityN : 0,
         consistencyLoss: extra.consistencyN > 0 ? extra.consistency / extra.consistencyN : 0,
+        wordingLoss: extra.wordingN > 0 ? extra.wording / extra.wordingN : 0,
         validation: val,
         ms: performance.now() - start,
       };
@@ -208,6 +220,7 @@ export async function fit(
     }
   } finally {
     for (const t of [...trainTensors, ...valBase, ...valCorr.values(), ...valText]) disposeExampleTensors(t);
+    for (const t of trainTensors) if (t.twin) disposeExampleTensors(t.twin);
     optimizer.dispose();
     tf.dispose([...variables.values()]);
   }

@@ -59,6 +59,8 @@ export interface ExampleTensors {
   gold: number;
   /** The partner example's tensors (the slice with its corr copies appended), where there is one. */
   partner?: ExampleTensors;
+  /** The twin example's tensors (the same members, their texts rewritten in another wording family), where there is one. */
+  twin?: ExampleTensors;
   /** The hypotheses (normalised), to check that a partner's line up with these. */
   hypotheses: readonly string[];
   /** Each member's stance (its support row's sign pattern): the slot grouping never joins two. */
@@ -123,6 +125,8 @@ export interface ForwardResult {
   /** The support the arbitration uses: the claim scorer's rows where claims decide, the neural rows elsewhere. */
   support: tf.Tensor2D;
   affinity: tf.Tensor2D;
+  /** c_i: K×1. */
+  credibility: tf.Tensor2D;
   logits: tf.Tensor1D;
   /** log P(h) = log softmax(ℓ / τ_p). */
   logPosterior: tf.Tensor1D;
@@ -145,6 +149,7 @@ export function forwardExample(spec: ModelSpec, params: TensorMap, t: ExampleTen
     neural,
     support,
     affinity: out.affinity as tf.Tensor2D,
+    credibility: out.credibility as tf.Tensor2D,
     logits: arb.logits,
     logPosterior: tf.logSoftmax(tf.div(arb.logits, tauP)) as tf.Tensor1D,
   };
@@ -192,6 +197,31 @@ export function consistencyLoss(spec: ModelSpec, params: TensorMap, a: ExampleTe
   const both = tf.matMul(a.evidence, a.evidence, false, true); // K×K: evidence pairs
   const pairs = Math.max(1, (a.supportRows as number) ** 2);
   let loss = tf.div(tf.sum(tf.mul(tf.square(tf.sub(fa.affinity, Db)), both)), pairs) as tf.Scalar;
+  if (a.hypotheses.length === b.hypotheses.length && a.hypotheses.every((h, k) => h === b.hypotheses[k])) {
+    const pa = tf.exp(fa.logPosterior);
+    const pb = tf.exp(fb.logPosterior);
+    const kl = tf.add(tf.sum(tf.mul(pa, tf.sub(fa.logPosterior, fb.logPosterior))), tf.sum(tf.mul(pb, tf.sub(fb.logPosterior, fa.logPosterior))));
+    loss = tf.add(loss, tf.mul(kl, 0.5)) as tf.Scalar;
+  }
+  return loss;
+}
+
+/**
+ * The wording-consistency term for an example and its twin (the same members in the same order, every text
+ * rewritten in one other wording family; claims, metadata and provenance unchanged): the mean squared
+ * difference of the affinity D over the evidence pairs and of the credibility c_i over the evidence rows,
+ * plus the symmetric KL divergence of the posteriors where both decide between the same hypotheses. What a
+ * memory says and where it came from do not change with the words it is written in, so neither should its
+ * grouping, its weight or the decision (the protocol's rewrite invariance).
+ */
+export function twinConsistencyLoss(spec: ModelSpec, params: TensorMap, a: ExampleTensors, b: ExampleTensors, tauP: number, slots: SlotOptions): tf.Scalar {
+  const fa = forwardExample(spec, params, a, tauP, slots);
+  const fb = forwardExample(spec, params, b, tauP, slots);
+  const rows = Math.max(1, a.supportRows as number);
+  const both = tf.mul(tf.matMul(a.evidence, a.evidence, false, true), tf.matMul(b.evidence, b.evidence, false, true));
+  const affinity = tf.div(tf.sum(tf.mul(tf.square(tf.sub(fa.affinity, fb.affinity)), both)), rows * rows);
+  const credibility = tf.div(tf.sum(tf.mul(tf.square(tf.sub(fa.credibility, fb.credibility)), tf.mul(a.evidence, b.evidence))), rows);
+  let loss = tf.add(affinity, credibility) as tf.Scalar;
   if (a.hypotheses.length === b.hypotheses.length && a.hypotheses.every((h, k) => h === b.hypotheses[k])) {
     const pa = tf.exp(fa.logPosterior);
     const pb = tf.exp(fb.logPosterior);

@@ -24,7 +24,7 @@ import type { FeatureGroup, FeaturizerVersion } from '../model/featurizer';
 import { buildSpec, CONTRACT_VERSION, DEFAULT_HYPER, FEATURIZER_VERSION, type Hyper, parameterCount } from '../model/spec';
 import { useCpuBackend } from '../model/tf-setup';
 import { initialWeights } from '../model/weights';
-import { type DataSource, openDataSource } from './data';
+import { type DataSource, isSimulatorConfig, openDataSource } from './data';
 import { type Example, LabelIndex, trainingExamples, type ValidationSet, validationExamples } from './examples';
 import { type EpochReport, fit, type ValidationMetrics } from './fit';
 import { REFIT_DEFAULTS } from './affinity-refit';
@@ -62,6 +62,15 @@ export interface TrainOptions {
   groupDropout?: Partial<Record<FeatureGroup, number>>;
   /** λ_c: weight of the consistency term between a slice and the same slice with corr copies appended. */
   lambdaC?: number;
+  /**
+   * Wording families to rewrite each simulated training set in (its own families only; an experiment,
+   * README): each training question's initial slice is paired with the same members read from one of the
+   * rewrites, and the wording-consistency term (weight lambdaW) asks for the same grouping, credibility and
+   * decision in both. Sources that are not simulator configs get no twins.
+   */
+  rewriteTwins?: readonly string[];
+  /** λ_w: weight of the wording-consistency term (default 1 with rewriteTwins, else unused). */
+  lambdaW?: number;
   /**
    * ρ of the affinity head's refit after the epochs (electron/train/affinity-refit.ts); null skips it.
    */
@@ -160,6 +169,8 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     l2: options.l2 ?? TRAIN_DEFAULTS.l2,
     groupDropout: options.groupDropout ?? TRAIN_DEFAULTS.groupDropout,
     lambdaC: options.lambdaC ?? TRAIN_DEFAULTS.lambdaC,
+    rewriteTwins: [...(options.rewriteTwins ?? [])],
+    lambdaW: options.rewriteTwins?.length ? (options.lambdaW ?? 1) : 0,
     refitAffinity: options.refitAffinity === undefined ? TRAIN_DEFAULTS.refitAffinity : options.refitAffinity,
     tauD: options.tauD ?? TRAIN_DEFAULTS.tauD,
     tauP: options.tauP ?? TRAIN_DEFAULTS.tauP,
@@ -192,6 +203,16 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     const weakOf = (store: Store) => (options.weakLabels ? weakLabels(store) : { labels: [], functions: [] });
     let weak = { count: 0, functions: [] as string[], sha256: [] as string[] };
     for (const [i, data] of trainData.entries()) {
+      const twins: DataSource[] = [];
+      if (hp.rewriteTwins.length > 0 && isSimulatorConfig(data.description.path)) {
+        for (const family of hp.rewriteTwins) {
+          if (!data.description.wordingFamilies?.includes(family)) {
+            throw new Error(`train: --rewrite-twins ${family} is not one of ${data.description.name}'s wording families (${(data.description.wordingFamilies ?? []).join(', ')}): a rewrite must not show training a held-out family`);
+          }
+          onProgress({ phase: 'data', message: `rewriting ${data.description.path} as ${family}` });
+          twins.push(await openDataSource(data.description.path, { wording: { rewriteAs: family } }));
+        }
+      }
       const w = weakOf(data.store);
       const index = new LabelIndex(options.labels === false ? [] : data.store.labels(), w.labels);
       weak = { count: weak.count + index.weakCount, functions: [...weak.functions, ...w.functions], sha256: [...weak.sha256, ...(index.weakSha256 ? [index.weakSha256] : [])] };
@@ -201,7 +222,10 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
         variants: options.variants ?? true,
         textOnly: options.textOnly ?? true,
         observed,
+        twins: twins.map((t) => t.store),
         onProgress: (done, total) => onProgress({ phase: 'examples', done: done + i * total, total: total * trainData.length }),
+      }).finally(() => {
+        for (const t of twins) t.close();
       });
       examples.push(...set.examples);
       for (const [k, n] of Object.entries(set.counts)) counts[k] = (counts[k] ?? 0) + n;
@@ -297,6 +321,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
           supportLoss: round(h.supportLoss),
           affinityLoss: round(h.affinityLoss),
           consistencyLoss: round(h.consistencyLoss),
+          ...(hp.lambdaW > 0 ? { wordingLoss: round(h.wordingLoss) } : {}),
           validation: roundMetrics(h.validation),
         })),
       },

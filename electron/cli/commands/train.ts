@@ -55,7 +55,7 @@ function trainProgress(): { onEvent: (e: TrainEvent) => void; stop: () => void }
             const v = e.last.validation;
             io.err(
               `train: epoch ${e.epoch}/${e.epochs} loss ${formatFixed(e.last.loss, 4)} (task ${formatFixed(e.last.taskLoss, 4)}, dependence ${formatFixed(e.last.dependenceLoss, 4)}, ` +
-                `support ${formatFixed(e.last.supportLoss, 4)}, affinity ${formatFixed(e.last.affinityLoss, 4)}, consistency ${formatFixed(e.last.consistencyLoss, 4)}) | ` +
+                `support ${formatFixed(e.last.supportLoss, 4)}, affinity ${formatFixed(e.last.affinityLoss, 4)}, consistency ${formatFixed(e.last.consistencyLoss, 4)}${e.last.wordingLoss > 0 ? `, wording ${formatFixed(e.last.wordingLoss, 4)}` : ''}) | ` +
                 `validation single-pass acc ${formatFixed(v.accuracy)} CMR ${formatFixed(v.cmr)} RS ${formatFixed(v.rs)} text-only acc ${formatFixed(v.textAccuracy)} loss ${formatFixed(v.loss, 4)} | ${formatFixed(e.last.ms / 1000)} s\n`,
             );
           }
@@ -110,6 +110,12 @@ export function trainCommand(): Command {
         .default(TRAIN_DEFAULTS.groupDropout, formatGroupDropout(TRAIN_DEFAULTS.groupDropout)),
     )
     .option('--lambda-c <λ>', 'λ_c: weight of the consistency term: a slice and the same slice with its corr copies appended should group their shared members and decide alike', numberOption('λ_c', (x) => x >= 0), TRAIN_DEFAULTS.lambdaC)
+    .option(
+      '--rewrite-twins <families>',
+      "wording families (commas) to rewrite each simulated training set in; each training question's initial slice is paired with the same memories in one of the rewrites, and a wording-consistency term asks for the same grouping, credibility and decision in both (an experiment, README)",
+      (v: string) => v.split(',').map((f) => f.trim()).filter(Boolean),
+    )
+    .option('--lambda-w <λ>', 'λ_w: weight of the wording-consistency term (with --rewrite-twins)', numberOption('λ_w', (x) => x >= 0), 1)
     .addOption(
       new Option(
         '--refit-affinity [ρ]',
@@ -156,6 +162,8 @@ export function trainCommand(): Command {
         groupDropout: Partial<Record<FeatureGroup, number>>;
         l2: number;
         lambdaC: number;
+        rewriteTwins?: string[];
+        lambdaW: number;
         refitAffinity: number | false | null;
         tauD: number;
         episodes: boolean;
@@ -196,6 +204,7 @@ export function trainCommand(): Command {
               groupDropout: opts.groupDropout,
               l2: opts.l2,
               lambdaC: opts.lambdaC,
+              ...(opts.rewriteTwins ? { rewriteTwins: opts.rewriteTwins, lambdaW: opts.lambdaW } : {}),
               refitAffinity: opts.refitAffinity === false ? null : opts.refitAffinity,
               tauD: opts.tauD,
               episodes: opts.episodes,
