@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { importBundle } from '../../../electron/bundle/import';
 import type { EvidenceModel, EvidenceOutput, SliceInput } from '../../../electron/engine/evidence/model';
 import { initialSlice } from '../../../electron/engine/retrieve';
+import { evidenceMask } from '../../../electron/engine/scorer';
 import { normalize } from '../../../electron/engine/text';
 import { resolveMethods } from '../../../electron/eval/methods';
 import { loadEngine } from '../../../electron/runtime/setup';
@@ -54,16 +55,40 @@ const open = (dir: string): Store => {
   return store;
 };
 
-/** The shipped model on the slice as given, with the parts in `plain` from the same slice in plain text. */
-function mixed(inner: EvidenceModel, plainText: Map<string, string>, plain: readonly Part[]): EvidenceModel {
+/** Credibility of the evidence members, in the rewritten and the plain texts. */
+interface CredibilityStats {
+  rows: number;
+  rewritten: number;
+  plain: number;
+  absDiff: number;
+}
+
+/**
+ * The model on the slice as given, with the parts in `plain` from the same slice in plain text; `stats`, where
+ * given, gathers both credibilities of every evidence member.
+ */
+function mixed(inner: EvidenceModel, plainText: Map<string, string>, plain: readonly Part[], stats?: CredibilityStats): EvidenceModel {
   return {
     name: inner.name,
     heuristic: inner.heuristic,
     async infer(input: SliceInput): Promise<EvidenceOutput> {
       const out = await inner.infer(input);
-      if (plain.length === 0) return out;
+      if (plain.length === 0 && !stats) return out;
       const memories = input.memories.map((m) => ({ ...m, text: plainText.get(m.id) ?? m.text }));
       const other = await inner.infer({ ...input, memories });
+      if (stats && out.credibility && other.credibility) {
+        const evidence = evidenceMask(input.claimSupport);
+        input.memories.forEach((_, i) => {
+          if (evidence[i] !== 1) return;
+          const a = out.credibility?.[i] as number;
+          const b = other.credibility?.[i] as number;
+          stats.rows++;
+          stats.rewritten += a;
+          stats.plain += b;
+          stats.absDiff += Math.abs(a - b);
+        });
+      }
+      if (plain.length === 0) return out;
       const mix: EvidenceOutput = { ...out };
       for (const part of plain) (mix as unknown as Record<Part, unknown>)[part] = other[part];
       return mix;
@@ -81,14 +106,15 @@ for (const q of queries) {
   const initial = initialSlice(plainStore, q, config.k);
   before.set(q.id, (await cama.predict(ctx, q, initial, 'base')).answer);
 }
-const header = ['bundle', ...VARIANTS.map((v) => v.name)];
+const header = ['bundle', ...VARIANTS.map((v) => v.name), 'mean c_i plain → rewritten (mean |Δ|)'];
 const rows: string[][] = [];
 const total = new Array<number>(VARIANTS.length).fill(0);
 for (const dir of rewriteDirs) {
   const store = open(dir);
   const row = [dir.split(/[\\/]/).filter(Boolean).pop() as string];
+  const stats: CredibilityStats = { rows: 0, rewritten: 0, plain: 0, absDiff: 0 };
   for (const [v, variant] of VARIANTS.entries()) {
-    const model = mixed(engine.model, plainText, variant.plain);
+    const model = mixed(engine.model, plainText, variant.plain, v === 0 ? stats : undefined);
     let changed = 0;
     for (const q of queries) {
       const initial = store.memories(initialSlice(plainStore, q, config.k).map((m) => m.id));
@@ -99,11 +125,13 @@ for (const dir of rewriteDirs) {
     total[v] = (total[v] as number) + pct;
     row.push(pct.toFixed(1));
   }
+  const n = Math.max(1, stats.rows);
+  row.push(`${(stats.plain / n).toFixed(3)} → ${(stats.rewritten / n).toFixed(3)} (${(stats.absDiff / n).toFixed(3)})`);
   rows.push(row);
   store.close();
   process.stderr.write(`${row.join(' | ')}\n`);
 }
-rows.push(['mean', ...total.map((t) => (t / rewriteDirs.length).toFixed(1))]);
+rows.push(['mean', ...total.map((t) => (t / rewriteDirs.length).toFixed(1)), '']);
 console.log(`Single-pass CAMA decisions changed by the rewrite (% of ${queries.length} queries), ${modelFile ?? 'models/default.onnx'}:\n`);
 console.log(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
