@@ -99,12 +99,13 @@ export async function fit(
   const varList = spec.params.filter((p) => !p.fixed).map((p) => variables.get(p.name) as tf.Variable);
   const matrices = spec.params.filter((p) => p.init.kind === 'glorot').map((p) => variables.get(p.name) as tf.Variable);
   const optimizer = tf.train.adam(opts.learningRate);
+  const lambdaW = opts.lambdaW ?? 0;
   const trainTensors = train.map((ex) => exampleTensors(ex, opts.mu));
   const indexOf = new Map(train.map((ex, i) => [ex, i]));
   train.forEach((ex, i) => {
     const p = ex.partner ? indexOf.get(ex.partner) : undefined;
     if (p !== undefined) (trainTensors[i] as ExampleTensors).partner = trainTensors[p];
-    if (ex.twin && (opts.lambdaW ?? 0) > 0) (trainTensors[i] as ExampleTensors).twin = exampleTensors(ex.twin, opts.mu);
+    if (ex.twin && lambdaW > 0) (trainTensors[i] as ExampleTensors).twin = exampleTensors(ex.twin, opts.mu);
   });
   const valBase = validation.base.map((ex) => exampleTensors(ex, opts.mu));
   const valCorr = new Map([...validation.corr].map(([id, ex]) => [id, exampleTensors(ex, opts.mu)]));
@@ -141,9 +142,9 @@ export async function fit(
                 extra.consistency += c.dataSync()[0] as number;
                 extra.consistencyN++;
               }
-              if (t.twin && (opts.lambdaW ?? 0) > 0) {
+              if (t.twin) {
                 const w = twinConsistencyLoss(spec, params, withDropped(t, dropped), withDropped(t.twin, dropped), opts.tauP, opts.slots);
-                total = tf.add(total, tf.mul(w, opts.lambdaW ?? 0));
+                total = tf.add(total, tf.mul(w, lambdaW));
                 extra.wording += w.dataSync()[0] as number;
                 extra.wordingN++;
               }

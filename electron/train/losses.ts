@@ -183,6 +183,15 @@ export function affinityLoss(D: tf.Tensor2D, same: tf.Tensor2D, mask: tf.Tensor2
   return tf.div(tf.sum(tf.mul(bce, mask)), pairs) as tf.Scalar;
 }
 
+/** Half the symmetric KL divergence of two posteriors, where both decide between the same hypotheses; else 0. */
+function posteriorDisagreement(fa: ForwardResult, fb: ForwardResult, a: ExampleTensors, b: ExampleTensors): tf.Scalar {
+  if (a.hypotheses.length !== b.hypotheses.length || a.hypotheses.some((h, k) => h !== b.hypotheses[k])) return tf.scalar(0);
+  const pa = tf.exp(fa.logPosterior);
+  const pb = tf.exp(fb.logPosterior);
+  const kl = tf.add(tf.sum(tf.mul(pa, tf.sub(fa.logPosterior, fb.logPosterior))), tf.sum(tf.mul(pb, tf.sub(fb.logPosterior, fa.logPosterior))));
+  return tf.mul(kl, 0.5) as tf.Scalar;
+}
+
 /**
  * The consistency term for an example and its partner (the same slice with corr copies appended, the
  * base members first): the mean squared difference of the affinity D over the base members, plus the
@@ -196,14 +205,8 @@ export function consistencyLoss(spec: ModelSpec, params: TensorMap, a: ExampleTe
   const Db = tf.slice(fb.affinity, [0, 0], [K, K]);
   const both = tf.matMul(a.evidence, a.evidence, false, true); // K×K: evidence pairs
   const pairs = Math.max(1, (a.supportRows as number) ** 2);
-  let loss = tf.div(tf.sum(tf.mul(tf.square(tf.sub(fa.affinity, Db)), both)), pairs) as tf.Scalar;
-  if (a.hypotheses.length === b.hypotheses.length && a.hypotheses.every((h, k) => h === b.hypotheses[k])) {
-    const pa = tf.exp(fa.logPosterior);
-    const pb = tf.exp(fb.logPosterior);
-    const kl = tf.add(tf.sum(tf.mul(pa, tf.sub(fa.logPosterior, fb.logPosterior))), tf.sum(tf.mul(pb, tf.sub(fb.logPosterior, fa.logPosterior))));
-    loss = tf.add(loss, tf.mul(kl, 0.5)) as tf.Scalar;
-  }
-  return loss;
+  const loss = tf.div(tf.sum(tf.mul(tf.square(tf.sub(fa.affinity, Db)), both)), pairs) as tf.Scalar;
+  return tf.add(loss, posteriorDisagreement(fa, fb, a, b)) as tf.Scalar;
 }
 
 /**
@@ -221,14 +224,7 @@ export function twinConsistencyLoss(spec: ModelSpec, params: TensorMap, a: Examp
   const both = tf.mul(tf.matMul(a.evidence, a.evidence, false, true), tf.matMul(b.evidence, b.evidence, false, true));
   const affinity = tf.div(tf.sum(tf.mul(tf.square(tf.sub(fa.affinity, fb.affinity)), both)), rows * rows);
   const credibility = tf.div(tf.sum(tf.mul(tf.square(tf.sub(fa.credibility, fb.credibility)), tf.mul(a.evidence, b.evidence))), rows);
-  let loss = tf.add(affinity, credibility) as tf.Scalar;
-  if (a.hypotheses.length === b.hypotheses.length && a.hypotheses.every((h, k) => h === b.hypotheses[k])) {
-    const pa = tf.exp(fa.logPosterior);
-    const pb = tf.exp(fb.logPosterior);
-    const kl = tf.add(tf.sum(tf.mul(pa, tf.sub(fa.logPosterior, fb.logPosterior))), tf.sum(tf.mul(pb, tf.sub(fb.logPosterior, fa.logPosterior))));
-    loss = tf.add(loss, tf.mul(kl, 0.5)) as tf.Scalar;
-  }
-  return loss;
+  return tf.addN([affinity, credibility, posteriorDisagreement(fa, fb, a, b)]) as tf.Scalar;
 }
 
 export interface LossParts {
