@@ -26,21 +26,29 @@ import type { SliceMemory } from '../engine/types';
 import { pairTextFeatures, textFeatures } from './text-features';
 import { TEXT_DIM } from './text-hash';
 
-/** Bump on ANY change to what a feature means or how it is computed. The version `cama train` uses by default. */
-export const FEATURIZER_VERSION = 'cama-features/3';
+/**
+ * Version 3 reads every pair feature within the slice alone. The models shipped until 2026-12-04 were trained
+ * against it; the engine still computes it for any model whose metadata names it.
+ */
+export const SLICE_FEATURIZER_VERSION = 'cama-features/3';
 
 /**
- * Version 5 (`cama train --featurizer cama-features/5`, an experiment: README, "A shared wording family read
- * as a shared source") reads two pair features against the STORE as well as the slice: the content-word
- * Jaccard is weighted by the store's inverse document frequency, and a shared residual word counts as a
- * particular only if it is rare in the store too (a wording family's own words, "quick one", "though I
- * would double check", are rare in a slice where few members use that family and common in the store).
- * Version 3 reads both within the slice alone. (Version 4 was an earlier experiment, never shipped.)
+ * Version 5 reads two pair features against the STORE as well as the slice: the content-word Jaccard is
+ * weighted by the store's inverse document frequency, and a shared residual word counts as a particular only
+ * if it is rare in the store too (a wording family's own words, "quick one", "though I would double check",
+ * are rare in a slice where few members use that family and common in the store). On a slice built without a
+ * store it computes what version 3 does. (Version 4 was an experiment, never shipped.)
  */
 export const STORE_FEATURIZER_VERSION = 'cama-features/5';
 
+/**
+ * The version the shipped models use and `cama train` uses by default (README, "Featurizer version 5").
+ * Bump on ANY change to what a feature means or how it is computed.
+ */
+export const FEATURIZER_VERSION = STORE_FEATURIZER_VERSION;
+
 /** The versions this featurizer computes: a model is fed the one it was trained against. */
-export const FEATURIZER_VERSIONS = [FEATURIZER_VERSION, STORE_FEATURIZER_VERSION] as const;
+export const FEATURIZER_VERSIONS = [SLICE_FEATURIZER_VERSION, STORE_FEATURIZER_VERSION] as const;
 export type FeaturizerVersion = (typeof FEATURIZER_VERSIONS)[number];
 
 export function isFeaturizerVersion(v: string): v is FeaturizerVersion {

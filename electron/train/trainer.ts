@@ -63,13 +63,13 @@ export interface TrainOptions {
   /** λ_c: weight of the consistency term between a slice and the same slice with corr copies appended. */
   lambdaC?: number;
   /**
-   * Wording families to rewrite each simulated training set in (its own families only; an experiment,
-   * README): each training question's initial slice is paired with the same members read from one of the
+   * Wording families to rewrite each simulated training set in (its own families only; the shipped recipe
+   * names all seven training families, README): each training question's initial slice is paired with the same members read from one of the
    * rewrites, and the wording-consistency term (weight lambdaW) asks for the same grouping, credibility and
    * decision in both. Sources that are not simulator configs get no twins.
    */
   rewriteTwins?: readonly string[];
-  /** λ_w: weight of the wording-consistency term (default 1 with rewriteTwins, else unused). */
+  /** λ_w: weight of the wording-consistency term (default 10 with rewriteTwins, as shipped; else unused). */
   lambdaW?: number;
   /**
    * ρ of the affinity head's refit after the epochs (electron/train/affinity-refit.ts); null skips it.
@@ -92,7 +92,7 @@ export interface TrainOptions {
    * lost 5-6 CMR points under lying metadata at every provenance rate (README, Results).
    */
   observedAsRead?: boolean;
-  /** The featurizer version to train against (default FEATURIZER_VERSION; STORE_FEATURIZER_VERSION is an experiment, README). */
+  /** The featurizer version to train against (default FEATURIZER_VERSION, the shipped models'; SLICE_FEATURIZER_VERSION is the earlier one). */
   featurizer?: FeaturizerVersion;
   /** Use the training store's researcher labels in L_d (default true; false trains the same model without them). */
   labels?: boolean;
@@ -170,7 +170,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     groupDropout: options.groupDropout ?? TRAIN_DEFAULTS.groupDropout,
     lambdaC: options.lambdaC ?? TRAIN_DEFAULTS.lambdaC,
     rewriteTwins: [...(options.rewriteTwins ?? [])],
-    lambdaW: options.rewriteTwins?.length ? (options.lambdaW ?? 1) : 0,
+    lambdaW: options.rewriteTwins?.length ? (options.lambdaW ?? 10) : 0,
     refitAffinity: options.refitAffinity === undefined ? TRAIN_DEFAULTS.refitAffinity : options.refitAffinity,
     tauD: options.tauD ?? TRAIN_DEFAULTS.tauD,
     tauP: options.tauP ?? TRAIN_DEFAULTS.tauP,

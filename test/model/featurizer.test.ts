@@ -159,7 +159,7 @@ describe('featurizer version 5: words read against the store', () => {
     const at = (f: ReturnType<typeof featurize>, a: string, b: string, name: string) =>
       f.pairs[(ids.indexOf(a) * K + ids.indexOf(b)) * PAIR_DIM + PAIR_FEATURES.findIndex(([n]) => n.startsWith(name))] as number;
     const v5 = featurize(withStore, 'cama-features/5');
-    const v3 = featurize(withStore);
+    const v3 = featurize(withStore, 'cama-features/3');
     // The two independent reports share the fact and the family's "quick one … ttyl".
     expect(at(v3, 't1', 't2', 'content-word Jaccard')).toBeGreaterThan(0.5);
     expect(at(v5, 't1', 't2', 'content-word Jaccard')).toBeLessThan(at(v3, 't1', 't2', 'content-word Jaccard') - 0.1);

@@ -5,7 +5,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { formatFixed, numberOption } from '../options';
 import { phasedBar } from '../progress';
-import { type FeatureGroup, FEATURIZER_VERSION, FEATURIZER_VERSIONS, type FeaturizerVersion, GROUPS, isFeaturizerVersion, STORE_FEATURIZER_VERSION } from '../../model/featurizer';
+import { type FeatureGroup, FEATURIZER_VERSION, FEATURIZER_VERSIONS, type FeaturizerVersion, GROUPS, isFeaturizerVersion, SLICE_FEATURIZER_VERSION, STORE_FEATURIZER_VERSION } from '../../model/featurizer';
 import { type AffinityRefitReport, REFIT_DEFAULTS } from '../../train/affinity-refit';
 import { type TrainEvent, train, TRAIN_DEFAULTS } from '../../train/trainer';
 import { cliIo } from '../io';
@@ -112,10 +112,10 @@ export function trainCommand(): Command {
     .option('--lambda-c <λ>', 'λ_c: weight of the consistency term: a slice and the same slice with its corr copies appended should group their shared members and decide alike', numberOption('λ_c', (x) => x >= 0), TRAIN_DEFAULTS.lambdaC)
     .option(
       '--rewrite-twins <families>',
-      "wording families (commas) to rewrite each simulated training set in; each training question's initial slice is paired with the same memories in one of the rewrites, and a wording-consistency term asks for the same grouping, credibility and decision in both (an experiment, README)",
+      "wording families (commas) to rewrite each simulated training set in; each training question's initial slice is paired with the same memories in one of the rewrites, and a wording-consistency term asks for the same grouping, credibility and decision in both (the shipped recipe: its seven training families, README)",
       (v: string) => v.split(',').map((f) => f.trim()).filter(Boolean),
     )
-    .option('--lambda-w <λ>', 'λ_w: weight of the wording-consistency term (with --rewrite-twins)', numberOption('λ_w', (x) => x >= 0), 1)
+    .option('--lambda-w <λ>', 'λ_w: weight of the wording-consistency term (with --rewrite-twins; the shipped recipe uses 10)', numberOption('λ_w', (x) => x >= 0), 10)
     .addOption(
       new Option(
         '--refit-affinity [ρ]',
@@ -137,7 +137,7 @@ export function trainCommand(): Command {
     .option('--observed-as-read', "build the examples with observed read against the recorded provenance, as analysis reads it (default: as each memory reports it, lies included, so the model learns how far a self-report can be trusted where nothing overrules it)")
     .option(
       '--featurizer <version>',
-      `the featurizer version to train against: ${FEATURIZER_VERSIONS.join(' or ')} (${STORE_FEATURIZER_VERSION} reads the content-word overlap and the shared particulars against the store's word counts as well as the slice's; an experiment, README)`,
+      `the featurizer version to train against: ${FEATURIZER_VERSIONS.join(' or ')} (${STORE_FEATURIZER_VERSION}, the shipped models', reads the content-word overlap and the shared particulars against the store's word counts as well as the slice's; ${SLICE_FEATURIZER_VERSION} within the slice alone)`,
       FEATURIZER_VERSION,
     )
     .option('--no-calibrate', 'skip calibration and validation metrics (the card then has none)')
