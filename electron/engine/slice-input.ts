@@ -11,14 +11,14 @@ import { provenancePrior } from './provenance';
 import { claimSupport } from './scorer';
 import { questionKey, readTexts, type TextReading } from './text-claims';
 import { sliceAsRead } from './observed';
-import type { MemorySource, SliceMemory, WordFrequency } from './types';
+import type { MemorySource, SliceMemory, WordCounts, WordFrequency } from './types';
 
 /**
  * What building a slice's input may ask the store: how rare the question's words are (readTexts) and the
  * members' recorded parents outside the slice (sliceAsRead). Either may be missing; a slice read without
  * them uses the extractor's defaults and the slice's own edges.
  */
-export type SliceStore = Partial<Pick<MemorySource, 'documentFrequency' | 'parentsOf' | 'documentCount'>>;
+export type SliceStore = Partial<Pick<MemorySource, 'documentFrequency' | 'parentsOf' | 'documentCount' | 'wordCounts'>>;
 
 /**
  * How the members' `observed` is read: against the recorded provenance (what analysis always does), or as
@@ -77,6 +77,13 @@ export async function buildSliceInputWith(
   return assemble(query, key, slice, edges, slots, reading, store);
 }
 
+/** The store's word counts for the featurizer, read with one freshness check where the store offers it. */
+function storeWordCounts(store: SliceStore | undefined): WordCounts | undefined {
+  if (store?.wordCounts) return store.wordCounts();
+  if (!store?.documentFrequency || !store.documentCount) return undefined;
+  return { documents: store.documentCount(), frequency: store.documentFrequency.bind(store) };
+}
+
 function assemble(
   query: Query,
   key: ClaimKey,
@@ -88,10 +95,9 @@ function assemble(
 ): SliceInput {
   const hypotheses = extractHypotheses(slice, key, reading);
   const ids = slice.map((m) => m.id);
-  const n = store?.documentFrequency ? store.documentCount?.() : undefined;
-  const df = store?.documentFrequency?.bind(store);
+  const words = storeWordCounts(store);
   return {
-    ...(df && n !== undefined && n > 0 ? { storeWords: { documents: n, frequency: df } } : {}),
+    ...(words && words.documents > 0 ? { storeWords: words } : {}),
     query,
     key,
     memories: slice,

@@ -2,7 +2,9 @@
 // interface only, so it can be exercised on any store with the same behaviour.
 
 import type { ProvenanceEdge } from '../../shared/domain';
-import type { SearchHit, SearchOptions, StoredMemory } from '../store/memories';
+import type { SearchHit, SearchOptions, StoredMemory, WordCounts } from '../store/memories';
+
+export type { WordCounts };
 
 /** A memory as the engine reads it: the agent's published reliability joined in. */
 export type SliceMemory = StoredMemory;
@@ -19,6 +21,12 @@ export interface MemorySource {
   documentFrequency(word: string): number;
   /** How many memories the full-text index holds: the N of documentFrequency's IDF. */
   documentCount?(): number;
+  /**
+   * documentCount and documentFrequency as of now, for many words in a row (a slice's featurization asks
+   * about every content word of its members): the store checks once whether its index changed, not at
+   * every word. Optional: a source without it is asked word by word.
+   */
+  wordCounts?(): WordCounts;
 }
 
 /** What the text extractor asks a store: how rare each of the question's words is there. */

@@ -1,7 +1,9 @@
 // Reading memories: by id, by full-text search (Retrieve, DESIGN.md section 3 item 1) and by claim key.
 import type Database from 'better-sqlite3';
 import type { Claim, ClaimKey, Memory, MemoryPool, MemoryTruth } from '../../shared/domain';
-import { BoundedRanker } from './topk';
+import { BoundedRanker, type WordCounts } from './topk';
+
+export type { WordCounts };
 
 /**
  * A memory as the engine sees it, with its agent's historical reliability r joined in. It carries no
@@ -175,6 +177,11 @@ export class MemoryReader {
 
   documentCount(): number {
     return this.ranker.documentCount();
+  }
+
+  /** Both of the above, checking once whether the index changed (BoundedRanker.wordCounts). */
+  wordCounts(): WordCounts {
+    return this.ranker.wordCounts();
   }
 
   /**

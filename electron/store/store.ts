@@ -11,7 +11,7 @@ import { Catalog, type StoreCounts, type StoredLabel } from './catalog';
 import { ContentDigest } from './digest';
 import { EpisodeStore, type EpisodeFilter, type EpisodeSummary, type MemberEpisode } from './episodes';
 import { closeAbandonedRuns, EvalRunStore, type EvalResultRow, type EvalRun } from './evalRuns';
-import { type ClaimCoverage, MemoryReader, type SearchHit, type SearchOptions, type StoredMemory } from './memories';
+import { type ClaimCoverage, MemoryReader, type SearchHit, type SearchOptions, type StoredMemory, type WordCounts } from './memories';
 import { StoreTooNewError } from './errors';
 import { migrate } from './migrate';
 import { ProvenanceReader } from './provenance';
@@ -114,6 +114,11 @@ export class Store {
   /** How many memories the full-text index holds (any pool). */
   documentCount(): number {
     return this.memoryReader.documentCount();
+  }
+
+  /** documentCount and documentFrequency for many words, checking once whether the index changed. */
+  wordCounts(): WordCounts {
+    return this.memoryReader.wordCounts();
   }
 
   /** Ids of memories with a claim on (subject, attribute), in insertion order; pools default to ['base']. */

@@ -94,6 +94,12 @@ function seek(rowids: Int32Array, from: number, rowid: number): number {
   return lo;
 }
 
+/** A store's word counts: how many memories its full-text index holds, and how many of them hold a word. */
+export interface WordCounts {
+  documents: number;
+  frequency(word: string): number;
+}
+
 export class BoundedRanker {
   private readonly stampRow: Database.Statement<[], { r: number | null; block: Buffer | null }>;
   private readonly vocab: Database.Statement<[string], { doc: number }>;
@@ -169,6 +175,22 @@ export class BoundedRanker {
     if (w === undefined) return 0;
     this.refresh();
     return this.docFreq(w).nHit;
+  }
+
+  /**
+   * documentCount and documentFrequency with one freshness check for any number of words (the check is a
+   * query; a word already counted is a map lookup). A count read after the index changed is still the
+   * index's own: the cache it fills is dropped at the next check.
+   */
+  wordCounts(): WordCounts {
+    this.refresh();
+    return {
+      documents: this.nRow,
+      frequency: (word) => {
+        const w = this.wordOf(word);
+        return w === undefined ? 0 : this.docFreq(w).nHit;
+      },
+    };
   }
 
   /**

@@ -115,4 +115,17 @@ describe('documentFrequency', () => {
     expect(store.documentFrequency('ZANZÍBAR')).toBe(1);
     expect(store.documentFrequency('gate')).toBe(8);
   });
+
+  it('gives the same counts through wordCounts, and a later wordCounts sees memories added since', () => {
+    const before = store.wordCounts();
+    expect(before.documents).toBe(store.documentCount());
+    for (const w of ['gate', 'North', 'bridge', 'zanzibar', 'two words']) expect(before.frequency(w), w).toBe(store.documentFrequency(w));
+    const n = before.documents;
+    const bridges = before.frequency('bridge');
+    seed(store, { memories: [mem('z2', 'Another gate by the bridge', {})] });
+    const after = store.wordCounts();
+    expect(after.documents).toBe(n + 1);
+    expect(after.frequency('bridge')).toBe(bridges + 1);
+    expect(after.frequency('gate')).toBe(store.documentFrequency('gate'));
+  });
 });

@@ -9,7 +9,7 @@ import type { Matrix } from '../../../shared/math/matrix';
 import type { Hypothesis } from '../hypotheses';
 import type { SupportScores } from '../scorer';
 import type { TextReading } from '../text-claims';
-import type { SliceMemory } from '../types';
+import type { SliceMemory, WordCounts } from '../types';
 
 export interface SliceInput {
   query: Query;
@@ -26,7 +26,7 @@ export interface SliceInput {
   /** J. */
   slots: number;
   /** The store's word counts, where the slice was read from a store that gives them: N memories, df per word. */
-  storeWords?: { documents: number; frequency: (word: string) => number };
+  storeWords?: WordCounts;
 }
 
 export interface EvidenceOutput {
