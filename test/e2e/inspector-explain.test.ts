@@ -125,7 +125,7 @@ describe('the inspector explains what the numbers say', () => {
     expect(Number(await row0.getByTestId('tl-effect').getAttribute('data-dneff'))).toBeCloseTo((s1?.nEff ?? 0) - (s0?.nEff ?? 0), 9);
     expect(await row0.getByTestId('tl-effect').textContent()).toContain('ΔN_eff +1.00');
     // The failing half is named, with its numbers.
-    expect(await row0.getByTestId('tl-failing').textContent()).toBe('fails: N_eff 1.00 < τ_N 1.5');
+    expect(await row0.getByTestId('tl-failing').textContent()).toBe(`fails: N_eff 1.00 < τ_N ${view.episode.config.tauN}`);
     const reasons = await row0.getByTestId('tl-offer-reason').allTextContents();
     expect(reasons).toEqual(s0?.offered.map((a) => a.reason));
     expect(await row0.getByTestId('tl-offer-reason').first().isVisible()).toBe(true);
