@@ -45,9 +45,11 @@ export function isSimulatorConfig(path: string): boolean {
 
 /**
  * The data at `path`; `over` (simulator configs only) is merged into the config first, e.g.
- * `{ wording: { rewriteAs: 'prose' } }` for the same world written in one family.
+ * `{ wording: { rewriteAs: 'prose' } }` for the same world written in one family. `metadata: 'shuffled'`
+ * imports a simulated or converted set with kind / observed / source_type dealt out at random (a seeded
+ * permutation, as `eval --metadata shuffled` does).
  */
-export async function openDataSource(path: string, over?: Record<string, unknown>): Promise<DataSource> {
+export async function openDataSource(path: string, over?: Record<string, unknown>, { metadata = 'keep' }: { metadata?: 'keep' | 'shuffled' } = {}): Promise<DataSource> {
   const full = resolve(path);
   if (over && !isSimulatorConfig(full)) throw new Error(`${path}: only a simulator config can be generated with changed settings`);
   let store: Store;
@@ -75,8 +77,10 @@ export async function openDataSource(path: string, over?: Record<string, unknown
       families = config.wording.families;
     }
     store = Store.open(':memory:');
-    importBundle(store, bundle);
+    importBundle(store, bundle, { metadata });
     kind = 'simulated';
+  } else if (metadata !== 'keep') {
+    throw new Error(`${path}: only a simulator or SituatedQA config can be read with its metadata shuffled`);
   } else if (statSync(full).isDirectory()) {
     store = Store.open(':memory:');
     importBundle(store, full);

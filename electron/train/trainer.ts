@@ -69,6 +69,13 @@ export interface TrainOptions {
    * decision in both. Sources that are not simulator configs get no twins.
    */
   rewriteTwins?: readonly string[];
+  /**
+   * A metadata twin as well (an experiment, README): each simulated training set is also read with its kind /
+   * observed / source_type dealt out at random, and joins the twins (query n's initial slice gets
+   * twin n mod the number of twins), so the same consistency term asks for the same grouping, credibility and
+   * decision whatever the metadata says.
+   */
+  metadataTwins?: boolean;
   /** λ_w: weight of the wording-consistency term (default 10 with rewriteTwins, as shipped; else unused). */
   lambdaW?: number;
   /**
@@ -170,7 +177,8 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     groupDropout: options.groupDropout ?? TRAIN_DEFAULTS.groupDropout,
     lambdaC: options.lambdaC ?? TRAIN_DEFAULTS.lambdaC,
     rewriteTwins: [...(options.rewriteTwins ?? [])],
-    lambdaW: options.rewriteTwins?.length ? (options.lambdaW ?? 10) : 0,
+    metadataTwins: options.metadataTwins ?? false,
+    lambdaW: options.rewriteTwins?.length || options.metadataTwins ? (options.lambdaW ?? 10) : 0,
     refitAffinity: options.refitAffinity === undefined ? TRAIN_DEFAULTS.refitAffinity : options.refitAffinity,
     tauD: options.tauD ?? TRAIN_DEFAULTS.tauD,
     tauP: options.tauP ?? TRAIN_DEFAULTS.tauP,
@@ -212,6 +220,10 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
           onProgress({ phase: 'data', message: `rewriting ${data.description.path} as ${family}` });
           twins.push(await openDataSource(data.description.path, { wording: { rewriteAs: family } }));
         }
+      }
+      if (hp.metadataTwins && isSimulatorConfig(data.description.path)) {
+        onProgress({ phase: 'data', message: `reading ${data.description.path} with its metadata shuffled` });
+        twins.push(await openDataSource(data.description.path, undefined, { metadata: 'shuffled' }));
       }
       const w = weakOf(data.store);
       const index = new LabelIndex(options.labels === false ? [] : data.store.labels(), w.labels);

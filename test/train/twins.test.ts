@@ -2,8 +2,9 @@
 // holds the same memories (ids, claims) in other words, each initial example gets the same members from the
 // rewrite as its twin, and the wording-consistency term is zero for a slice against itself and positive
 // where the rewrite moves the model's grouping, credibility or decision. A family the training set does not
-// use is refused, so that a rewrite never shows training a held-out family.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+// use is refused, so that a rewrite never shows training a held-out family. The metadata twins of
+// `train --metadata-twins` are the same data with kind / observed / source_type dealt out among its memories.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
@@ -84,5 +85,50 @@ describe('wording twins', () => {
     await expect(train({ bundle: configFile, validation: configFile, out: join(dir, 'm.onnx'), epochs: 1, rewriteTwins: ['hedged'], calibrate: false })).rejects.toThrow(
       /--rewrite-twins hedged is not one of twins's wording families \(plain, record, prose\)/,
     );
+  });
+});
+
+describe('metadata twins (train --metadata-twins)', () => {
+  it('read the same memories with kind, observed and source_type dealt out among them, and give a slice that twin', async () => {
+    const shuffled = await openDataSource(configFile, undefined, { metadata: 'shuffled' });
+    try {
+      const set = await trainingExamples(plain.store, engineConfig({ slots: DEFAULT_HYPER.slots }), new LabelIndex([]), { episodes: false, variants: false, textOnly: false, twins: [shuffled.store] });
+      // The initial slices' members (the base pool, where the metadata is dealt out).
+      const ids = [...new Set(set.examples.flatMap((e) => e.sliceIds))];
+      const a = plain.store.memories(ids);
+      const b = new Map(shuffled.store.memories(ids).map((m) => [m.id, m]));
+      const triple = (m: (typeof a)[number]) => JSON.stringify([m.kind ?? null, m.observed ?? null, m.sourceType ?? null]);
+      let moved = 0;
+      for (const m of a) {
+        const t = b.get(m.id) as (typeof a)[number];
+        expect([t.text, t.claims, t.agent]).toEqual([m.text, m.claims, m.agent]);
+        if (triple(t) !== triple(m)) moved++;
+      }
+      expect(moved).toBeGreaterThan(a.length / 4);
+      expect(shuffled.store.counts()).toEqual(plain.store.counts());
+      expect(shuffled.store.contentDigest()).not.toBe(plain.store.contentDigest());
+      // Each initial slice has the same members in the twin; what the model reads of them differs where their metadata moved.
+      for (const ex of set.examples) {
+        const twin = ex.twin as Example;
+        expect(twin.sliceIds).toEqual(ex.sliceIds);
+        expect(Array.from(twin.features.query)).toEqual(Array.from(ex.features.query));
+      }
+      expect(set.examples.filter((e) => Array.from((e.twin as Example).features.memory).some((v, i) => v !== e.features.memory[i])).length).toBeGreaterThan(set.examples.length / 2);
+    } finally {
+      shuffled.close();
+    }
+  });
+
+  it('train with them, and the card says so', async () => {
+    const out = join(dir, 'meta.onnx');
+    await train({ bundle: configFile, validation: configFile, out, epochs: 1, metadataTwins: true, calibrate: false });
+    const card = JSON.parse(readFileSync(join(dir, 'meta.card.json'), 'utf8')) as { hyperParameters: Record<string, unknown>; metrics: { history: { wordingLoss?: number }[] } };
+    expect(card.hyperParameters).toMatchObject({ metadataTwins: true, rewriteTwins: [], lambdaW: 10 });
+    // The twins' term was trained on: the slices and their shuffled twins were read differently.
+    expect(card.metrics.history[0]?.wordingLoss).toBeGreaterThan(0);
+  });
+
+  it('can only be read from generated data', async () => {
+    await expect(openDataSource(dir, undefined, { metadata: 'shuffled' })).rejects.toThrow(/only a simulator or SituatedQA config can be read with its metadata shuffled/);
   });
 });

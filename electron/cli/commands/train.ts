@@ -115,7 +115,11 @@ export function trainCommand(): Command {
       "wording families (commas) to rewrite each simulated training set in; each training question's initial slice is paired with the same memories in one of the rewrites, and a wording-consistency term asks for the same grouping, credibility and decision in both (the shipped recipe: its seven training families, README)",
       (v: string) => v.split(',').map((f) => f.trim()).filter(Boolean),
     )
-    .option('--lambda-w <λ>', 'λ_w: weight of the wording-consistency term (with --rewrite-twins; the shipped recipe uses 10)', numberOption('λ_w', (x) => x >= 0), 10)
+    .option(
+      '--metadata-twins',
+      'also read each simulated training set with its kind / observed / source_type dealt out at random and add it to the twins, so the consistency term asks for the same grouping, credibility and decision whatever the metadata says (an experiment, README)',
+    )
+    .option('--lambda-w <λ>', 'λ_w: weight of the twins\' consistency term (with --rewrite-twins or --metadata-twins; the shipped recipe uses 10)', numberOption('λ_w', (x) => x >= 0), 10)
     .addOption(
       new Option(
         '--refit-affinity [ρ]',
@@ -163,6 +167,7 @@ export function trainCommand(): Command {
         l2: number;
         lambdaC: number;
         rewriteTwins?: string[];
+        metadataTwins?: boolean;
         lambdaW: number;
         refitAffinity: number | false | null;
         tauD: number;
@@ -204,7 +209,7 @@ export function trainCommand(): Command {
               groupDropout: opts.groupDropout,
               l2: opts.l2,
               lambdaC: opts.lambdaC,
-              ...(opts.rewriteTwins ? { rewriteTwins: opts.rewriteTwins, lambdaW: opts.lambdaW } : {}),
+              ...(opts.rewriteTwins || opts.metadataTwins ? { rewriteTwins: opts.rewriteTwins ?? [], metadataTwins: opts.metadataTwins ?? false, lambdaW: opts.lambdaW } : {}),
               refitAffinity: opts.refitAffinity === false ? null : opts.refitAffinity,
               tauD: opts.tauD,
               episodes: opts.episodes,
