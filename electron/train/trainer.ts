@@ -64,9 +64,9 @@ export interface TrainOptions {
   lambdaC?: number;
   /**
    * Wording families to rewrite each simulated training set in (its own families only; the shipped recipe
-   * names all seven training families, README): each training question's initial slice is paired with the same members read from one of the
-   * rewrites, and the wording-consistency term (weight lambdaW) asks for the same grouping, credibility and
-   * decision in both. Sources that are not simulator configs get no twins.
+   * names all seven training families, README): each training question's initial slice is paired with the
+   * same members read from one of the rewrites, and the twins' consistency term (weight lambdaW) asks for the
+   * same grouping, credibility and decision in both. Sources that are not simulator configs get no twins.
    */
   rewriteTwins?: readonly string[];
   /**
@@ -76,7 +76,7 @@ export interface TrainOptions {
    * decision whatever the metadata says.
    */
   metadataTwins?: boolean;
-  /** λ_w: weight of the wording-consistency term (default 10 with rewriteTwins, as shipped; else unused). */
+  /** λ_w: weight of the twins' consistency term (default TRAIN_DEFAULTS.lambdaW where there are twins; else unused). */
   lambdaW?: number;
   /**
    * ρ of the affinity head's refit after the epochs (electron/train/affinity-refit.ts); null skips it.
@@ -152,6 +152,8 @@ export const TRAIN_DEFAULTS = {
   groupDropout: { kind: 0.25, metadata: 0.25, provenance: 0.25 } as Partial<Record<FeatureGroup, number>>,
   // Measured: the consistency term cost half again the training time and moved RS by less than run-to-run noise.
   lambdaC: 0,
+  /** λ_w of the twins' consistency term, where there are twins (the shipped recipe's value). */
+  lambdaW: 10,
   // Chosen by the validation protocol over three seeds (README): ρ of the affinity head's refit, null for none.
   refitAffinity: REFIT_DEFAULTS.ridge as number | null,
   tauD: 0.1,
@@ -178,7 +180,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     lambdaC: options.lambdaC ?? TRAIN_DEFAULTS.lambdaC,
     rewriteTwins: [...(options.rewriteTwins ?? [])],
     metadataTwins: options.metadataTwins ?? false,
-    lambdaW: options.rewriteTwins?.length || options.metadataTwins ? (options.lambdaW ?? 10) : 0,
+    lambdaW: options.rewriteTwins?.length || options.metadataTwins ? (options.lambdaW ?? TRAIN_DEFAULTS.lambdaW) : 0,
     refitAffinity: options.refitAffinity === undefined ? TRAIN_DEFAULTS.refitAffinity : options.refitAffinity,
     tauD: options.tauD ?? TRAIN_DEFAULTS.tauD,
     tauP: options.tauP ?? TRAIN_DEFAULTS.tauP,

@@ -119,7 +119,7 @@ export function trainCommand(): Command {
       '--metadata-twins',
       'also read each simulated training set with its kind / observed / source_type dealt out at random and add it to the twins, so the consistency term asks for the same grouping, credibility and decision whatever the metadata says (an experiment, README)',
     )
-    .option('--lambda-w <λ>', 'λ_w: weight of the twins\' consistency term (with --rewrite-twins or --metadata-twins; the shipped recipe uses 10)', numberOption('λ_w', (x) => x >= 0), 10)
+    .option('--lambda-w <λ>', 'λ_w: weight of the twins\' consistency term (with --rewrite-twins or --metadata-twins; the shipped recipe uses 10)', numberOption('λ_w', (x) => x >= 0), TRAIN_DEFAULTS.lambdaW)
     .addOption(
       new Option(
         '--refit-affinity [ρ]',
