@@ -48,11 +48,13 @@ export function buildSliceInput(
   observed: ObservedReading = 'against-record',
 ): SliceInput {
   const slice = observed === 'against-record' ? sliceAsRead(members, edges, parentsIn(store)) : members;
-  const words = store?.documentFrequency ? (store as WordFrequency) : undefined;
+  // One freshness check of the store's index serves the text reader's rarest words and the featurizer.
+  const words = storeWordCounts(store);
   const key = queryKey(query, slice) ?? questionKey(query);
   const claimed = claimedValues(slice, key);
-  const reading = slice.some((m) => m.claims.length === 0) ? readTexts(query, key, slice, claimed.map((h) => h.value), words) : undefined;
-  return assemble(query, key, slice, edges, slots, reading, store);
+  const frequency: WordFrequency | undefined = words ? { documentFrequency: words.frequency } : store?.documentFrequency ? (store as WordFrequency) : undefined;
+  const reading = slice.some((m) => m.claims.length === 0) ? readTexts(query, key, slice, claimed.map((h) => h.value), frequency) : undefined;
+  return assemble(query, key, slice, edges, slots, reading, words);
 }
 
 /**
@@ -74,7 +76,7 @@ export async function buildSliceInputWith(
   const key = queryKey(query, slice) ?? questionKey(query);
   const claimed = claimedValues(slice, key);
   const reading = slice.some((m) => m.claims.length === 0) ? await reader(query, key, slice, claimed.map((h) => h.value)) : undefined;
-  return assemble(query, key, slice, edges, slots, reading, store);
+  return assemble(query, key, slice, edges, slots, reading, storeWordCounts(store));
 }
 
 /** The store's word counts for the featurizer, read with one freshness check where the store offers it. */
@@ -91,11 +93,10 @@ function assemble(
   edges: readonly ProvenanceEdge[],
   slots: number,
   reading: TextReading | undefined,
-  store: SliceStore | undefined,
+  words: WordCounts | undefined,
 ): SliceInput {
   const hypotheses = extractHypotheses(slice, key, reading);
   const ids = slice.map((m) => m.id);
-  const words = storeWordCounts(store);
   return {
     ...(words && words.documents > 0 ? { storeWords: words } : {}),
     query,
