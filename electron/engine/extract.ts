@@ -40,6 +40,12 @@ export interface Mention {
   /** known: a knownValues entry; typed: a span of the answer type; delimited: the words after "is" / ":" / "=";
    * llm: read by an LLM (electron/llm/reader.ts; start / end where the value occurs verbatim, else 0). */
   via: 'known' | 'typed' | 'delimited' | 'llm';
+  /**
+   * Whether a sentence stating it (or the one it continues) holds one of the question's or attribute's own
+   * words besides the subject ("Acme's industry is tourism" for "Which industry does Acme operate in?"), not
+   * only the subject ("Acme employs 1,200 people"). Absent where the extractor did not read it (an LLM reader).
+   */
+  keyed?: boolean;
 }
 
 /** aboutKey below this: the text says nothing about the key and mentions() returns []. With a subject,
@@ -247,7 +253,8 @@ function prepared(ctx: KeyContext): Prepared {
 
 interface Scan {
   score: number;
-  segs: Array<Segment & { on: boolean }>;
+  /** on: the segment is read; keyed: it, or the segment it continues, holds one of the key's own words. */
+  segs: Array<Segment & { on: boolean; keyed: boolean }>;
   hitEnds: number[];
 }
 
@@ -257,7 +264,7 @@ const CONTINUES =
   /^(?:[-*•·▪>]|\d+[.)]\s|(?:a|ans|answer|he|she|they|it|it['’]s|its|his|her|their|this|that|these|those|which|so|now|today|currently|since|as of)\b|(?:old|new|current|previous|prior|former|latest|updated?|value|result|status|before|after)\s*:)/i;
 
 function scan(text: string, p: Prepared): Scan {
-  const segs = segments(text).map((s) => ({ ...s, on: false }));
+  const segs = segments(text).map((s) => ({ ...s, on: false, keyed: false }));
   const segShare = new Array<number>(segs.length).fill(0);
   const segSubject = new Array<boolean>(segs.length).fill(false);
   const seen = new Set<string>();
@@ -303,11 +310,12 @@ function scan(text: string, p: Prepared): Scan {
   const score = !p.subject ? share : full ? 0.6 + 0.4 * share : partial ? 0.35 + 0.3 * share : 0;
   const bestSeg = Math.max(1e-9, ...segShare);
   for (let i = 0; i < segs.length; i++) {
-    const seg = segs[i] as Segment & { on: boolean };
+    const seg = segs[i] as Segment & { on: boolean; keyed: boolean };
     const prev = i > 0 ? segs[i - 1] : undefined;
     const own = p.subject ? segSubject[i] === true : p.total === 0 || (segShare[i] as number) >= Math.min(SEGMENT_MIN, bestSeg / 2);
     const cont = prev?.on === true && (/[:?;]$/.test(text.slice(prev.start, prev.end)) || CONTINUES.test(text.slice(seg.start, seg.end)));
     seg.on = own || cont;
+    seg.keyed = (segShare[i] as number) > 0 || p.total === 0 || (cont && prev?.keyed === true);
   }
   return { score, segs, hitEnds: hitEnds.sort((a, b) => a - b) };
 }
@@ -358,14 +366,14 @@ interface Cand {
   neg: boolean;
   dateLike: boolean;
   name: boolean;
-  seg: Segment;
+  seg: Segment & { keyed: boolean };
 }
 
 const clean = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 /** The candidates one on-topic segment states: known values, typed spans (names trimmed and joined into
  * lists), delimited values; overlapping ones are resolved later. */
-function segmentCands(text: string, seg: Segment, p: Prepared, hitEnds: number[], out: Cand[]): void {
+function segmentCands(text: string, seg: Segment & { keyed: boolean }, p: Prepared, hitEnds: number[], out: Cand[]): void {
   const add = (start: number, end: number, via: Mention['via'], extra: Partial<Cand> = {}): void => {
     const value = clean(text.slice(start, end));
     out.push({ start, end, value, norm: normalizeValue(value), via, rank: via === 'known' ? 0 : via === 'typed' ? 1 : 2, neg: false, dateLike: false, name: false, seg, ...extra });
@@ -477,9 +485,10 @@ export function mentions(text: string, ctx: KeyContext): Mention[] {
     if (c.name && !c.norm.includes(' ')) for (const [n, t] of tokensOf) if (t.has(c.norm)) key = n;
     const prev = byNorm.get(key);
     if (!prev) {
-      byNorm.set(key, { value: c.value, start: c.start, end: c.end, polarity: pol, via: c.via });
+      byNorm.set(key, { value: c.value, start: c.start, end: c.end, polarity: pol, via: c.via, keyed: c.seg.keyed });
     } else {
       if (pol === '+') prev.polarity = '+';
+      if (c.seg.keyed) prev.keyed = true;
       if (key === c.norm && prev.value.split(' ').length === 1 && c.value.includes(' ')) Object.assign(prev, { value: c.value, start: c.start, end: c.end });
     }
   }

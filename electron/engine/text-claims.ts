@@ -74,8 +74,27 @@ function mentionsOf(m: SliceMemory, ctx: KeyContext): Mention[] {
 export function readTexts(query: Pick<Query, 'text'>, key: ClaimKey | null, slice: readonly SliceMemory[], knownValues: readonly string[], words?: WordFrequency): TextReading {
   const ctx = keyContext(query, key, knownValues, agentNames(slice));
   if (words && ctx.subject === undefined) ctx.rare = rarestWords(query.text, (w) => words.documentFrequency(w));
+  const read = slice.map((m) => (m.claims.length > 0 ? [] : mentionsOf(m, ctx)));
   return {
-    mentions: slice.map((m) => (m.claims.length > 0 ? [] : mentionsOf(m, ctx))),
+    mentions: onAttribute(read, ctx),
     about: slice.map((m) => aboutKey(m.text, ctx)),
   };
+}
+
+/**
+ * Where the key has a subject and an attribute, a value stated only in sentences that name the subject but
+ * none of the question's or attribute's own words ("Acme employs 1,200 people", read for "Which industry
+ * does Acme operate in?") is kept only if another sentence of the slice states it with those words
+ * (Mention.keyed), or a structured claim on the key gives it. Expand retrieves on the subject, so a slice
+ * holds the subject's other attributes; read as statements on the key, their values became hypotheses
+ * with independent-looking support. A value stated only under a synonym of the attribute ("Acme's sector is
+ * tourism") survives where any memory states it with the key's words; where no sentence of the slice holds
+ * them, nothing is dropped. A question that is its own key (no subject) is read as before.
+ */
+function onAttribute(read: Mention[][], ctx: KeyContext): Mention[][] {
+  if (ctx.subject === undefined || ctx.attribute === undefined) return read;
+  const anchored = new Set((ctx.knownValues ?? []).map(normalizeValue));
+  for (const ms of read) for (const x of ms) if (x.keyed) anchored.add(normalizeValue(x.value));
+  if (anchored.size === 0) return read;
+  return read.map((ms) => ms.filter((x) => x.keyed !== false || anchored.has(normalizeValue(x.value))));
 }

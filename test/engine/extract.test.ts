@@ -177,13 +177,13 @@ describe('mentions: what is never a value', () => {
   });
 
   it('a lone surname folds into the full name it belongs to', () => {
-    expect(mentions('The president of the USA is Joe Biden. Biden took office in 2021.', PRESIDENT)).toEqual([{ value: 'Joe Biden', start: 28, end: 37, polarity: '+', via: 'typed' }]);
+    expect(mentions('The president of the USA is Joe Biden. Biden took office in 2021.', PRESIDENT)).toEqual([{ value: 'Joe Biden', start: 28, end: 37, polarity: '+', via: 'typed', keyed: true }]);
   });
 });
 
 describe('mentions: a structured key (Miranda Otto, country of citizenship)', () => {
   it('finds known values first and returns them as given', () => {
-    expect(mentions('miranda otto | country of citizenship = spain', OTTO_KNOWN)).toEqual([{ value: 'Spain', start: 40, end: 45, polarity: '+', via: 'known' }]);
+    expect(mentions('miranda otto | country of citizenship = spain', OTTO_KNOWN)).toEqual([{ value: 'Spain', start: 40, end: 45, polarity: '+', via: 'known', keyed: true }]);
     expect(signed('The Miranda Otto entry now lists Spain instead of Australia as her country of citizenship.', OTTO_KNOWN)).toEqual(['+Spain', '-Australia']);
     expect(values("Miranda Otto's country of citizenship is Australia.", OTTO)).toEqual(['Australia']);
   });
@@ -192,6 +192,13 @@ describe('mentions: a structured key (Miranda Otto, country of citizenship)', ()
     expect(mentions('John Wayles, country of citizenship: Romania', OTTO_KNOWN)).toEqual([]);
     expect(values('Miranda Otto: Australia. John Wayles, country of citizenship: Romania.', OTTO_KNOWN)).toEqual(['Australia']);
     expect(values('Miranda Otto was born in Brisbane. She holds Australian citizenship. John Wayles, country of citizenship: Romania', OTTO)).toEqual(['Brisbane', 'Australian']);
+  });
+
+  it("says which values a sentence states with the key's own words (keyed) and which beside the subject alone", () => {
+    const keyed = (text: string, ctx: KeyContext) => mentions(text, ctx).map((m) => `${m.value}:${m.keyed}`);
+    expect(keyed('Miranda Otto was born in Brisbane. Her country of citizenship: Australia.', OTTO)).toEqual(['Brisbane:false', 'Australia:true']);
+    // A line continuing a keyed one is keyed: a list under its heading.
+    expect(keyed('Miranda Otto, citizenship:\n- Spain', OTTO)).toEqual(['Spain:true']);
   });
 });
 

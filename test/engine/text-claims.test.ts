@@ -11,6 +11,7 @@ import { NO_EVIDENCE } from '../../electron/engine/scorer';
 import { buildSliceInput } from '../../electron/engine/slice-input';
 import { TEXT_SCORER } from '../../electron/engine/text-claims';
 import { majorityVote, provenanceRootVote, statedValues } from '../../electron/eval/baselines';
+import type { SliceMemory } from '../../electron/engine/types';
 import type { Store } from '../../electron/store/store';
 import { queryOf, storeWith } from './helpers';
 
@@ -43,6 +44,21 @@ describe('claims read from text', () => {
     expect(row(x, 'n1').support[0]).toBeGreaterThan(0);
     expect(row(x, 'n1').support[1]).toBeLessThan(0);
     expect(row(x, 'x1').support).toEqual([0, 0]);
+  });
+
+  it("reads a sentence naming the subject but not the attribute as a statement on the key only where another sentence states its value with the key's words", () => {
+    // w1 names Lyon and a city that the name finder takes for a person, but says nothing of its mayor; y1
+    // calls the mayor "city leader", words the question does not use, and states the value t1 states as mayor.
+    const like = (id: string, text: string) => ({ ...(store.memories(['t1'])[0] as SliceMemory), id, text });
+    const w1 = like('w1', 'Lyon is twinned with Birmingham, the council said.');
+    const y1 = like('y1', "Lyon's city leader: Hana Kim.");
+    const read = (slice: SliceMemory[]) => buildSliceInput(queryOf(store, 'lyon'), slice, [], 6);
+    const x = read([...store.memories(ALL), w1, y1]);
+    expect(x.hypotheses.map((h) => h.value)).toEqual(['Hana Kim', 'Omar Haddad']);
+    expect(row(x, 'w1').scorer).toBe(NO_EVIDENCE);
+    expect(row(x, 'y1')).toEqual({ scorer: TEXT_SCORER, support: [1, -1] });
+    // Where no sentence of the slice holds the key's words, nothing tells the subject's attributes apart: all are read.
+    expect(read([w1, y1]).hypotheses.map((h) => h.value)).toEqual(['Birmingham', 'Hana Kim']);
   });
 
   it('needs no structured key: a query that names none is about its question', () => {
