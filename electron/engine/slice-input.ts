@@ -52,8 +52,7 @@ export function buildSliceInput(
   const words = storeWordCounts(store);
   const key = queryKey(query, slice) ?? questionKey(query);
   const claimed = claimedValues(slice, key);
-  const frequency: WordFrequency | undefined = words ? { documentFrequency: words.frequency } : store?.documentFrequency ? (store as WordFrequency) : undefined;
-  const reading = slice.some((m) => m.claims.length === 0) ? readTexts(query, key, slice, claimed.map((h) => h.value), frequency) : undefined;
+  const reading = slice.some((m) => m.claims.length === 0) ? readTexts(query, key, slice, claimed.map((h) => h.value), wordFrequency(store, words)) : undefined;
   return assemble(query, key, slice, edges, slots, reading, words);
 }
 
@@ -84,6 +83,16 @@ function storeWordCounts(store: SliceStore | undefined): WordCounts | undefined 
   if (store?.wordCounts) return store.wordCounts();
   if (!store?.documentFrequency || !store.documentCount) return undefined;
   return { documents: store.documentCount(), frequency: store.documentFrequency.bind(store) };
+}
+
+/**
+ * What the text reader asks the store (the question's rarest words, readTexts): the word counts' frequency
+ * where there are counts (one freshness check for every word), else the store's own documentFrequency (a
+ * source that gives no document count still tells rare words from common ones).
+ */
+export function wordFrequency(store: SliceStore | undefined, words = storeWordCounts(store)): WordFrequency | undefined {
+  if (words) return { documentFrequency: words.frequency };
+  return store?.documentFrequency ? (store as WordFrequency) : undefined;
 }
 
 function assemble(

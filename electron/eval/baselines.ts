@@ -9,16 +9,17 @@ import type { Query } from '../../shared/domain';
 import { claimedValues, claimMatchesKey, queryKey } from '../engine/hypotheses';
 import { DisjointSets } from '../engine/provenance';
 import { jaccard, normalize, shingles } from '../engine/text';
+import { type SliceStore, wordFrequency } from '../engine/slice-input';
 import { questionKey, readTexts } from '../engine/text-claims';
-import type { SliceMemory, WordFrequency } from '../engine/types';
+import type { SliceMemory } from '../engine/types';
 
 /** Per memory of a slice, the values it asserts on the query's key (claims, else its text). */
 export type StatedValues = ReadonlyArray<readonly string[]>;
 
-export function statedValues(query: Query, slice: readonly SliceMemory[], words?: WordFrequency): StatedValues {
+export function statedValues(query: Query, slice: readonly SliceMemory[], store?: SliceStore): StatedValues {
   const key = queryKey(query, slice) ?? questionKey(query);
   const claimed = claimedValues(slice, key);
-  const reading = slice.some((m) => m.claims.length === 0) ? readTexts(query, key, slice, claimed.map((h) => h.value), words) : undefined;
+  const reading = slice.some((m) => m.claims.length === 0) ? readTexts(query, key, slice, claimed.map((h) => h.value), wordFrequency(store)) : undefined;
   return slice.map((m, i) =>
     m.claims.length > 0
       ? m.claims.filter((c) => c.polarity !== '-' && claimMatchesKey(c, key)).map((c) => c.value)
