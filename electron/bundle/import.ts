@@ -23,6 +23,8 @@ export interface ImportOptions {
    * check (`eval --metadata shuffled`). Default 'keep'.
    */
   metadata?: 'keep' | 'shuffled';
+  /** The seed of that permutation (default METADATA_SHUFFLE_SEED): one shuffle is one draw, so a check can average several. */
+  shuffleSeed?: number;
   /** Size limits per file and per line (default DEFAULT_READ_LIMITS), and in web mode the granted folders. */
   limits?: Partial<ReadLimits>;
 }
@@ -39,10 +41,13 @@ export interface ImportSummary {
 }
 
 /** A fixed permutation (seeded, so runs repeat) of the (kind, observed, source_type) triples of base memories. */
-function shuffleMetadata(records: MemoryRecord[]): void {
+/** The seed of the metadata permutation when none is given: the one every shuffle check used before seeds could be chosen. */
+export const METADATA_SHUFFLE_SEED = 20261201;
+
+function shuffleMetadata(records: MemoryRecord[], seed: number): void {
   const base = records.filter((r) => (r.pool ?? 'base') === 'base');
   const triples = base.map((r) => ({ kind: r.kind, observed: r.observed, sourceType: r.sourceType }));
-  const rng = new Random(20261201);
+  const rng = new Random(seed);
   const dealt = rng.shuffle(triples);
   base.forEach((r, i) => {
     const t = dealt[i] as (typeof triples)[number];
@@ -69,7 +74,7 @@ export function importBundle(store: Store, dir: string, opts: ImportOptions = {}
     labels: parseLabels(read('labels.jsonl'), errors),
   };
   if (opts.claims === 'none') for (const row of parsed.memories.rows) delete row.record.claims;
-  if (opts.metadata === 'shuffled') shuffleMetadata(parsed.memories.rows.map((r) => r.record));
+  if (opts.metadata === 'shuffled') shuffleMetadata(parsed.memories.rows.map((r) => r.record), opts.shuffleSeed ?? METADATA_SHUFFLE_SEED);
   const records = validateBundle(store, parsed, errors);
   errors.throwIfAny();
 

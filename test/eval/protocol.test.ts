@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { engineConfig } from '../../electron/engine/config';
 import { heuristicModel } from '../../electron/engine/evidence/heuristic';
 import { heuristicPolicy } from '../../electron/engine/policy';
-import { type ProtocolConfig, protocolChecks, readProtocol, renderProtocol, runProtocol } from '../../electron/eval/protocol';
+import { type ProtocolConfig, protocolChecks, readProtocol, renderInvariance, renderProtocol, runInvariance, runProtocol } from '../../electron/eval/protocol';
 import { VALIDATION_FAMILY_NAMES } from '../../electron/simulator/wording';
 import { tempDir } from '../simulator/helpers';
 
@@ -47,8 +47,15 @@ describe('the evaluation protocol', () => {
     for (const f of ['simulator-train.json', 'situatedqa-train.json']) expect(knobs({ simulate: f }).families!.filter((x) => VALIDATION_FAMILY_NAMES.includes(x)), f).toEqual([]);
     // The SituatedQA set is the held-out fifth of the train file, never the dev file.
     expect(validation.sets.filter((s) => s.situatedqa).map((s) => [s.situatedqa, s.part])).toEqual([['../data/situatedqa/temp.train.jsonl', 'validation']]);
-    // The same rates, claims modes, methods and targets as the report protocol.
-    expect({ ...validation, sets: [], description: '' }).toEqual({ ...report, sets: [], description: '', invariance: undefined });
+    // The same rates, claims modes, methods, targets and invariance bounds as the report protocol; the
+    // invariance checks on the training generator's validation set, rewritten in the training families
+    // and the validation-only ones.
+    expect({ ...validation, sets: [], description: '', invariance: undefined }).toEqual({ ...report, sets: [], description: '', invariance: undefined });
+    expect({ ...validation.invariance, set: '', families: [] }).toEqual({ ...report.invariance, set: '', families: [] });
+    expect(validation.invariance?.set).toBe('simulator-validation');
+    expect([...validation.invariance!.families].sort()).toEqual([...training, ...VALIDATION_FAMILY_NAMES].sort());
+    // The shuffle check averages several permutations: one draw of it is noise (README, Results).
+    expect(report.invariance?.shuffleSeeds?.length).toBeGreaterThanOrEqual(5);
   });
 
   it('refuses a set that names a part of a simulated world, or a wording family that does not exist', () => {
@@ -98,6 +105,30 @@ describe('the evaluation protocol', () => {
     const table = renderProtocol(rows).split('\n');
     expect(table).toHaveLength(2 + rows.length);
     expect(table[2]).toMatch(/^\| tiny \| 1 \| keep \| 24 \/ \d+ \|/);
+  });
+
+  it('checks invariance: decisions under a rewrite, and the CMR that shuffled metadata costs on average over its permutations', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'tiny.json'), JSON.stringify({ seed: 9, world: { subjects: 20 }, queries: { count: 24 } }));
+    const config: ProtocolConfig = {
+      sets: [{ name: 'tiny', simulate: 'tiny.json' }],
+      provenance: [0.5],
+      claims: ['keep'],
+      methods: ['cama'],
+      targets: { cmr: 75, rs: 8, err: 40, textAccuracy: 60 },
+      invariance: { set: 'tiny', families: ['terse'], maxChanged: 5, maxShuffleCost: 10, shuffleSeeds: [1, 2, 3] },
+    };
+    const c = engineConfig();
+    const r = (await runInvariance({ config, configDir: dir, dir: path.join(dir, 'sets'), context: { config: c, model: heuristicModel(c.duplicateThreshold), policy: heuristicPolicy } }))!;
+    expect(r.rewrites.map((w) => [w.family, w.queries])).toEqual([['terse', 24]]);
+    expect(r.shuffle.draws.map((d) => d.seed)).toEqual([1, 2, 3]);
+    // The cost is the CMR kept minus the mean over the permutations, each of which is reported.
+    const mean = r.shuffle.draws.reduce((a, d) => a + d.shuffledCmr!, 0) / 3;
+    expect(r.shuffle.shuffledCmr).toBeCloseTo(mean, 9);
+    expect(r.shuffle.cost).toBeCloseTo(r.shuffle.cmr! - mean, 9);
+    const text = renderInvariance(r);
+    expect(text).toContain('on average over 3 permutations');
+    expect(text).toMatch(/Cost per permutation \(seed: points\): 1: -?\d+\.\d, 2: -?\d+\.\d, 3: -?\d+\.\d\./);
   });
 
   it('keeps a SituatedQA part apart, and reuses its bundle while nothing changed', async () => {

@@ -2,6 +2,7 @@
 // progress on stderr.
 
 import { Command } from 'commander';
+import { METADATA_SHUFFLE_SEED } from '../../bundle/import';
 import { ablationMethod, DEFAULT_METHODS, resolveMethods } from '../../eval/methods';
 import { GROUPS } from '../../model/featurizer';
 import { type EvalReport, evaluate } from '../../eval/harness';
@@ -28,15 +29,20 @@ export function evalCommand(): Command {
     .option('--policy <file>', POLICY_OPTION_HELP)
     .option('--claims <mode>', 'keep: score the bundle as it is; none: import every memory without its structured claims, so that hypotheses, support and votes come from text alone', 'keep')
     .option('--metadata <mode>', 'keep, or shuffled: deal every memory the kind / observed / source_type of another (a seeded permutation), so metadata says nothing (a memory derived on record is still read as not observed: that is the record, not its metadata)', 'keep')
+    .option('--shuffle-seed <n>', `the seed of the permutation --metadata shuffled deals (default ${METADATA_SHUFFLE_SEED}): one shuffle is one draw, so run several to see its spread`)
     .option('--ablate <groups>', `also score cama with each input group of the model zeroed at inference (${GROUPS.join(', ')}), and print each group's drop`)
     .option('--workers <n>', workersHelp())
     .option('--json', 'print one JSON object and nothing else on stdout');
   return withReadLimitOptions(command).action(
-    async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; policy?: string; claims: string; metadata: string; ablate?: string; workers?: string; json?: boolean } & ReadLimitFlags) => {
+    async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; policy?: string; claims: string; metadata: string; shuffleSeed?: string; ablate?: string; workers?: string; json?: boolean } & ReadLimitFlags) => {
       if (opts.claims !== 'keep' && opts.claims !== 'none') throw new Error(`--claims must be keep or none, got "${opts.claims}"`);
       if (opts.metadata !== 'keep' && opts.metadata !== 'shuffled') throw new Error(`--metadata must be keep or shuffled, got "${opts.metadata}"`);
       if ((opts.claims === 'none' || opts.metadata === 'shuffled') && (opts.store !== undefined || opts.bundle === undefined)) {
         throw new Error('--claims none and --metadata shuffled score a --bundle imported that way into a scratch store; they cannot rewrite a --store');
+      }
+      const shuffleSeed = opts.shuffleSeed === undefined ? undefined : Number(opts.shuffleSeed);
+      if (shuffleSeed !== undefined && (opts.metadata !== 'shuffled' || !Number.isSafeInteger(shuffleSeed) || shuffleSeed < 0)) {
+        throw new Error(`--shuffle-seed takes a whole number ≥ 0 and applies with --metadata shuffled only, got "${opts.shuffleSeed}"${opts.metadata !== 'shuffled' ? ' without it' : ''}`);
       }
       const methods = resolveMethods(opts.methods ? opts.methods.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_METHODS);
       const ablate = opts.ablate ? opts.ablate.split(',').map((s) => s.trim()).filter(Boolean) : [];
@@ -48,7 +54,7 @@ export function evalCommand(): Command {
       const setup = await loadEngineSetup(opts.engineConfig, opts.model, opts.policy);
       // LLM methods: the configuration is checked before any data is opened, so a missing model name saves nothing.
       const llmConfig = methods.some((m) => m.llm) ? llmConfigFromEnv() : undefined;
-      const { store, label } = openData({ ...opts, claims: opts.claims, metadata: opts.metadata, limits: readLimitsOf(opts) });
+      const { store, label } = openData({ ...opts, claims: opts.claims, metadata: opts.metadata, shuffleSeed, limits: readLimitsOf(opts) });
       const bar = progressBar('eval');
       try {
         const llm = llmConfig ? openLlmClient(llmConfig, opts.store !== undefined ? store : undefined) : undefined;

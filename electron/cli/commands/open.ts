@@ -18,6 +18,8 @@ export interface DataOptions {
   store?: string;
   claims?: 'keep' | 'none';
   metadata?: 'keep' | 'shuffled';
+  /** The seed of the metadata permutation (with metadata 'shuffled'). */
+  shuffleSeed?: number;
   /** Bundle read limits (--max-file-mb, --max-line-kb). */
   limits?: Partial<ReadLimits>;
 }
@@ -38,7 +40,7 @@ export function openData(opts: DataOptions): Opened {
   }
   if (opts.bundle) {
     const store = Store.open(':memory:');
-    loadBundle(store, opts.bundle, () => store.close(), { claims: opts.claims, metadata: opts.metadata, limits: opts.limits });
+    loadBundle(store, opts.bundle, () => store.close(), { claims: opts.claims, metadata: opts.metadata, shuffleSeed: opts.shuffleSeed, limits: opts.limits });
     return { store, label: basename(resolve(opts.bundle)) };
   }
   if (opts.store) {
@@ -63,7 +65,7 @@ export function openStoreForImport(path: string): Store & { discardIfNew(): void
 }
 
 /** Imports `dir`; on failure runs `onFailure` (close, or discard a store created for it) and rethrows. */
-function loadBundle(store: Store, dir: string, onFailure: () => void, how: Pick<ImportOptions, 'claims' | 'metadata' | 'limits'> = {}): void {
+function loadBundle(store: Store, dir: string, onFailure: () => void, how: Pick<ImportOptions, 'claims' | 'metadata' | 'shuffleSeed' | 'limits'> = {}): void {
   const bar = progressBar('import');
   try {
     importBundle(store, resolve(dir), { onProgress: (d, t) => bar.update(d, t), ...how });
