@@ -60,6 +60,16 @@ describe('cama eval', () => {
     expect(bad.stderr).toContain(missing);
   });
 
+  it('--shuffle-seed picks the permutation of --metadata shuffled, and without it, or not a whole number, is refused', async () => {
+    ok(await cama('eval', '--bundle', bundle, '--methods', 'majority_vote', '--metadata', 'shuffled', '--shuffle-seed', '3', '--json'));
+    const alone = await cama('eval', '--bundle', bundle, '--methods', 'majority_vote', '--shuffle-seed', '3');
+    expect(alone.status).toBe(1);
+    expect(alone.stderr).toContain('--shuffle-seed takes a whole number ≥ 0 and applies with --metadata shuffled only, got "3" without it');
+    const bad = await cama('eval', '--bundle', bundle, '--methods', 'majority_vote', '--metadata', 'shuffled', '--shuffle-seed', '1.5');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('got "1.5"');
+  });
+
   it('--methods nope exits 1 and names the known methods', async () => {
     const r = await cama('eval', '--bundle', bundle, '--methods', 'nope', '--json');
     expect(r.status).toBe(1);
