@@ -40,10 +40,10 @@ export interface ImportSummary {
   labels: number;
 }
 
-/** A fixed permutation (seeded, so runs repeat) of the (kind, observed, source_type) triples of base memories. */
 /** The seed of the metadata permutation when none is given: the one every shuffle check used before seeds could be chosen. */
 export const METADATA_SHUFFLE_SEED = 20261201;
 
+/** A fixed permutation (seeded, so runs repeat) of the (kind, observed, source_type) triples of base memories. */
 function shuffleMetadata(records: MemoryRecord[], seed: number): void {
   const base = records.filter((r) => (r.pool ?? 'base') === 'base');
   const triples = base.map((r) => ({ kind: r.kind, observed: r.observed, sourceType: r.sourceType }));

@@ -48,8 +48,8 @@ export const ProtocolSchema = z.object({
    * Invariance: the set rewritten in each family (same facts, claims, metadata, provenance) must leave
    * CAMA's decisions alone (at most maxChanged % of queries, on the same initial slices), and dealing out
    * kind / observed / source_type at random must cost at most maxShuffleCost CMR points, on average over
-   * the permutations of shuffleSeeds (one permutation is one draw: the same model has cost 4.5 on one set
-   * and 13.7 on another, so a bound judged on one draw judges the draw).
+   * the permutations of shuffleSeeds (one permutation is one draw: six of them cost one model 2.0-13.7
+   * points on one set, so a bound judged on one draw judges the draw).
    */
   invariance: z
     .object({
