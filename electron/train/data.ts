@@ -49,7 +49,7 @@ export function isSimulatorConfig(path: string): boolean {
  * imports a simulated or converted set with kind / observed / source_type dealt out at random (a seeded
  * permutation, as `eval --metadata shuffled` does).
  */
-export async function openDataSource(path: string, over?: Record<string, unknown>, { metadata = 'keep' }: { metadata?: 'keep' | 'shuffled' } = {}): Promise<DataSource> {
+export async function openDataSource(path: string, over?: Record<string, unknown>, { metadata = 'keep', shuffleSeed }: { metadata?: 'keep' | 'shuffled'; shuffleSeed?: number } = {}): Promise<DataSource> {
   const full = resolve(path);
   if (over && !isSimulatorConfig(full)) throw new Error(`${path}: only a simulator config can be generated with changed settings`);
   let store: Store;
@@ -77,7 +77,7 @@ export async function openDataSource(path: string, over?: Record<string, unknown
       families = config.wording.families;
     }
     store = Store.open(':memory:');
-    importBundle(store, bundle, { metadata });
+    importBundle(store, bundle, { metadata, ...(shuffleSeed === undefined ? {} : { shuffleSeed }) });
     kind = 'simulated';
   } else if (metadata !== 'keep') {
     throw new Error(`${path}: only a simulator or SituatedQA config can be read with its metadata shuffled`);

@@ -29,6 +29,7 @@ import { type Example, LabelIndex, trainingExamples, type ValidationSet, validat
 import { type EpochReport, fit, type ValidationMetrics } from './fit';
 import { REFIT_DEFAULTS } from './affinity-refit';
 import { weakLabels } from '../labelling/report';
+import { METADATA_SHUFFLE_SEED } from '../bundle/import';
 import type { Store } from '../store/store';
 
 export interface TrainOptions {
@@ -76,6 +77,12 @@ export interface TrainOptions {
    * decision whatever the metadata says.
    */
   metadataTwins?: boolean;
+  /**
+   * Every rewrite twin is also read with its kind / observed / source_type dealt out at random (an experiment,
+   * README; a different permutation per family), so one consistency term asks for the same grouping,
+   * credibility and decision when both the wording and the metadata change. Needs rewriteTwins.
+   */
+  shuffledRewrites?: boolean;
   /** λ_w: weight of the twins' consistency term (default TRAIN_DEFAULTS.lambdaW where there are twins; else unused). */
   lambdaW?: number;
   /**
@@ -180,11 +187,13 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     lambdaC: options.lambdaC ?? TRAIN_DEFAULTS.lambdaC,
     rewriteTwins: [...(options.rewriteTwins ?? [])],
     metadataTwins: options.metadataTwins ?? false,
+    shuffledRewrites: options.shuffledRewrites ?? false,
     lambdaW: options.rewriteTwins?.length || options.metadataTwins ? (options.lambdaW ?? TRAIN_DEFAULTS.lambdaW) : 0,
     refitAffinity: options.refitAffinity === undefined ? TRAIN_DEFAULTS.refitAffinity : options.refitAffinity,
     tauD: options.tauD ?? TRAIN_DEFAULTS.tauD,
     tauP: options.tauP ?? TRAIN_DEFAULTS.tauP,
   };
+  if (hp.shuffledRewrites && hp.rewriteTwins.length === 0) throw new RangeError('train: shuffled rewrites need rewrite twins (--rewrite-twins)');
   if (!Number.isInteger(hp.epochs) || hp.epochs < 1) throw new RangeError(`train: epochs must be an integer ≥ 1, got ${hp.epochs}`);
   if (!(hp.mu >= 0)) throw new RangeError(`train: μ must be ≥ 0, got ${hp.mu}`);
   const out = resolve(options.out);
@@ -215,12 +224,13 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     for (const [i, data] of trainData.entries()) {
       const twins: DataSource[] = [];
       if (hp.rewriteTwins.length > 0 && isSimulatorConfig(data.description.path)) {
-        for (const family of hp.rewriteTwins) {
+        for (const [f, family] of hp.rewriteTwins.entries()) {
           if (!data.description.wordingFamilies?.includes(family)) {
             throw new Error(`train: --rewrite-twins ${family} is not one of ${data.description.name}'s wording families (${(data.description.wordingFamilies ?? []).join(', ')}): a rewrite must not show training a held-out family`);
           }
-          onProgress({ phase: 'data', message: `rewriting ${data.description.path} as ${family}` });
-          twins.push(await openDataSource(data.description.path, { wording: { rewriteAs: family } }));
+          onProgress({ phase: 'data', message: `rewriting ${data.description.path} as ${family}${hp.shuffledRewrites ? ' with its metadata shuffled' : ''}` });
+          const metadata = hp.shuffledRewrites ? { metadata: 'shuffled' as const, shuffleSeed: METADATA_SHUFFLE_SEED + 1 + f } : undefined;
+          twins.push(await openDataSource(data.description.path, { wording: { rewriteAs: family } }, metadata));
         }
       }
       if (hp.metadataTwins && isSimulatorConfig(data.description.path)) {

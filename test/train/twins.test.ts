@@ -3,7 +3,8 @@
 // rewrite as its twin, and the wording-consistency term is zero for a slice against itself and positive
 // where the rewrite moves the model's grouping, credibility or decision. A family the training set does not
 // use is refused, so that a rewrite never shows training a held-out family. The metadata twins of
-// `train --metadata-twins` are the same data with kind / observed / source_type dealt out among its memories.
+// `train --metadata-twins` are the same data with kind / observed / source_type dealt out among its memories;
+// `train --shuffled-rewrites` deals the metadata out in every rewrite twin too, a permutation per family.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { type DataSource, openDataSource } from '../../electron/train/data';
 import { type Example, LabelIndex, trainingExamples } from '../../electron/train/examples';
 import { exampleTensors, twinConsistencyLoss } from '../../electron/train/losses';
 import { train } from '../../electron/train/trainer';
+import type { StoredMemory } from '../../electron/store';
 import { randomWeights } from '../model/helpers';
 
 const spec = buildSpec(DEFAULT_HYPER);
@@ -130,5 +132,42 @@ describe('metadata twins (train --metadata-twins)', () => {
 
   it('can only be read from generated data', async () => {
     await expect(openDataSource(dir, undefined, { metadata: 'shuffled' })).rejects.toThrow(/only a simulator or SituatedQA config can be read with its metadata shuffled/);
+  });
+});
+
+describe('shuffled rewrites (train --shuffled-rewrites)', () => {
+  it('read a rewrite with its metadata dealt out as well, and another shuffle seed deals it otherwise', async () => {
+    const a = await openDataSource(configFile, { wording: { rewriteAs: 'prose' } }, { metadata: 'shuffled', shuffleSeed: 1 });
+    const b = await openDataSource(configFile, { wording: { rewriteAs: 'prose' } }, { metadata: 'shuffled', shuffleSeed: 2 });
+    try {
+      // The initial slices' members (the base pool, where the metadata is dealt out).
+      const ids = [...new Set(examples.flatMap((e) => e.sliceIds))];
+      const triple = (m: StoredMemory) => JSON.stringify([m.kind ?? null, m.observed ?? null, m.sourceType ?? null]);
+      const original = new Map(prose.store.memories(ids).map((m) => [m.id, m]));
+      const other = new Map(b.store.memories(ids).map((m) => [m.id, m]));
+      let moved = 0;
+      let differs = 0;
+      for (const m of a.store.memories(ids)) {
+        const p = original.get(m.id) as (typeof m);
+        // The words are the rewrite's, the claims and agents the data's own.
+        expect([m.text, m.claims, m.agent]).toEqual([p.text, p.claims, p.agent]);
+        if (triple(m) !== triple(p)) moved++;
+        if (triple(m) !== triple(other.get(m.id) as typeof m)) differs++;
+      }
+      expect(moved).toBeGreaterThan(ids.length / 4);
+      expect(differs).toBeGreaterThan(ids.length / 4);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it('train with them, and the card says so; without rewrite twins they are refused', async () => {
+    const out = join(dir, 'both.onnx');
+    await train({ bundle: configFile, validation: configFile, out, epochs: 1, rewriteTwins: ['record'], shuffledRewrites: true, calibrate: false });
+    const card = JSON.parse(readFileSync(join(dir, 'both.card.json'), 'utf8')) as { hyperParameters: Record<string, unknown>; metrics: { history: { wordingLoss?: number }[] } };
+    expect(card.hyperParameters).toMatchObject({ rewriteTwins: ['record'], shuffledRewrites: true, metadataTwins: false, lambdaW: 10 });
+    expect(card.metrics.history[0]?.wordingLoss).toBeGreaterThan(0);
+    await expect(train({ bundle: configFile, validation: configFile, out, epochs: 1, shuffledRewrites: true, calibrate: false })).rejects.toThrow(/shuffled rewrites need rewrite twins \(--rewrite-twins\)/);
   });
 });

@@ -119,6 +119,10 @@ export function trainCommand(): Command {
       '--metadata-twins',
       'also read each simulated training set with its kind / observed / source_type dealt out at random and add it to the twins, so the consistency term asks for the same grouping, credibility and decision whatever the metadata says (an experiment, README)',
     )
+    .option(
+      '--shuffled-rewrites',
+      'read every rewrite twin with its kind / observed / source_type dealt out at random as well (a permutation per family), so the consistency term asks for the same grouping, credibility and decision when wording and metadata both change (an experiment, README; needs --rewrite-twins)',
+    )
     .option('--lambda-w <λ>', 'λ_w: weight of the twins\' consistency term (with --rewrite-twins or --metadata-twins; the shipped recipe uses 10)', numberOption('λ_w', (x) => x >= 0), TRAIN_DEFAULTS.lambdaW)
     .addOption(
       new Option(
@@ -168,6 +172,7 @@ export function trainCommand(): Command {
         lambdaC: number;
         rewriteTwins?: string[];
         metadataTwins?: boolean;
+        shuffledRewrites?: boolean;
         lambdaW: number;
         refitAffinity: number | false | null;
         tauD: number;
@@ -209,7 +214,7 @@ export function trainCommand(): Command {
               groupDropout: opts.groupDropout,
               l2: opts.l2,
               lambdaC: opts.lambdaC,
-              ...(opts.rewriteTwins || opts.metadataTwins ? { rewriteTwins: opts.rewriteTwins ?? [], metadataTwins: opts.metadataTwins ?? false, lambdaW: opts.lambdaW } : {}),
+              ...(opts.rewriteTwins || opts.metadataTwins ? { rewriteTwins: opts.rewriteTwins ?? [], metadataTwins: opts.metadataTwins ?? false, shuffledRewrites: opts.shuffledRewrites ?? false, lambdaW: opts.lambdaW } : {}),
               refitAffinity: opts.refitAffinity === false ? null : opts.refitAffinity,
               tauD: opts.tauD,
               episodes: opts.episodes,
