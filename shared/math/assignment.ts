@@ -26,6 +26,20 @@ export function stancesOf(support: ArrayLike<number>, K: number, L: number): str
   return out;
 }
 
+/**
+ * How close two groups of members are, read from the affinity D (K×K, row-major): the merge criterion of
+ * affinityGroups. The engine uses averageLinkage; another is for experiments
+ * (test/bench/experiments/slot-linkage.ts).
+ */
+export type Linkage = (D: ArrayLike<number>, K: number, a: readonly number[], b: readonly number[]) => number;
+
+/** The mean affinity over the pairs across the two groups (size-neutral: see the header). */
+export const averageLinkage: Linkage = (D, K, a, b) => {
+  let s = 0;
+  for (const i of a) for (const j of b) s += D[i * K + j] as number;
+  return s / (a.length * b.length);
+};
+
 export interface SlotOptions {
   /**
    * Per member, what it asserts about the key (e.g. the sign pattern of its support row). Members of
@@ -35,15 +49,17 @@ export interface SlotOptions {
   stance?: ArrayLike<string>;
   /** J: at most this many slots; more groups are merged, closest first, past the threshold. */
   slots: number;
-  /** Two groups merge while their average affinity is at least this. */
+  /** Two groups merge while their linkage (their average affinity, by default) is at least this. */
   threshold: number;
   /** Temperature of the row softmax over slots (small: confident rows). */
   temperature: number;
+  /** How close two groups are (default averageLinkage). */
+  linkage?: Linkage;
 }
 
 /**
- * Groups of the evidence members by average-linkage agglomeration of the symmetric affinity D (K×K,
- * row-major): the closest pair of groups merges while its mean pairwise affinity ≥ threshold, then
+ * Groups of the evidence members by agglomeration of the symmetric affinity D (K×K, row-major; average
+ * linkage unless `linkage` says otherwise): the closest pair of groups merges while its linkage ≥ threshold, then
  * further while there are more groups than `slots`. Returns each member's group (numbered 0.. by their
  * first member) or −1 for a member that is not evidence. Ties merge the earliest pair: deterministic.
  */
@@ -54,17 +70,12 @@ export function affinityGroups(
   slots: number,
   threshold: number,
   stance?: ArrayLike<string>,
+  linkage: Linkage = averageLinkage,
 ): Int32Array {
   if (D.length !== K * K) throw new RangeError(`affinityGroups: D has ${D.length} values for K = ${K}`);
   if (!(slots >= 1)) throw new RangeError(`affinityGroups: slots must be ≥ 1, got ${slots}`);
   const groups: number[][] = [];
   for (let i = 0; i < K; i++) if ((evidence[i] as number) > 0) groups.push([i]);
-  // Pairwise group affinity sums, kept up to date as groups merge (average = sum / (|a|·|b|)).
-  const sum = (a: readonly number[], b: readonly number[]): number => {
-    let s = 0;
-    for (const i of a) for (const j of b) s += D[i * K + j] as number;
-    return s;
-  };
   // A group's stance is its first member's (groups only ever join members of one stance while they can).
   const stanceOf = (g: readonly number[]): string | undefined => (stance ? (stance[g[0] as number] as string) : undefined);
   for (;;) {
@@ -80,15 +91,15 @@ export function affinityGroups(
       for (let b = a + 1; b < groups.length; b++) {
         const ga = groups[a] as number[];
         const gb = groups[b] as number[];
-        const avg = sum(ga, gb) / (ga.length * gb.length);
+        const close = linkage(D, K, ga, gb);
         if (stanceOf(ga) !== stanceOf(gb)) {
-          if (avg > bestAcross) {
-            bestAcross = avg;
+          if (close > bestAcross) {
+            bestAcross = close;
             xa = a;
             xb = b;
           }
-        } else if (avg > best) {
-          best = avg;
+        } else if (close > best) {
+          best = close;
           ba = a;
           bb = b;
         }
@@ -136,7 +147,7 @@ export function groupScore(D: ArrayLike<number>, K: number, groups: ArrayLike<nu
  */
 export function slotAssignment(D: ArrayLike<number>, K: number, evidence: ArrayLike<number>, opts: SlotOptions): { assignment: Matrix; groups: Int32Array } {
   const J = opts.slots;
-  const groups = affinityGroups(D, K, evidence, J, opts.threshold, opts.stance);
+  const groups = affinityGroups(D, K, evidence, J, opts.threshold, opts.stance, opts.linkage);
   let C = 0;
   for (const g of groups) C = Math.max(C, g + 1);
   const Z = matrix(K, J);

@@ -4,7 +4,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { affinityGroups, slotAssignment } from '../../shared/math/assignment';
+import { affinityGroups, type Linkage, slotAssignment } from '../../shared/math/assignment';
 import { assignmentConfidence, effectiveSourceCount, slotPresence } from '../../shared/math/cama';
 import { slotAssignmentTf } from '../../electron/model/assignment-tf';
 import { useCpuBackend } from '../../electron/model/tf-setup';
@@ -46,6 +46,15 @@ describe('slots from the affinity', () => {
     const D = affinity(5, { '0-1': 0.95, '0-2': 0.95, '0-3': 0.9, '1-2': 0.95, '1-3': 0.9, '2-3': 0.9, '3-4': 0.7 });
     const { groups } = slotAssignment(D, 5, [1, 1, 1, 1, 1], OPTS);
     expect(Array.from(groups)).toEqual([0, 0, 0, 0, 1]);
+  });
+
+  it('takes another linkage where one is given: a chain of copies that average linkage leaves in two groups', () => {
+    // 0-1 and 2-3: two pairs of one source's copies in two wordings, joined only through 1-2 (0.9).
+    const D = affinity(4, { '0-1': 0.95, '2-3': 0.95, '1-2': 0.9 });
+    expect(Array.from(affinityGroups(D, 4, [1, 1, 1, 1], 8, 0.5))).toEqual([0, 0, 1, 1]);
+    // Single linkage (the closest pair across): the chain holds.
+    const single: Linkage = (d, K, a, b) => Math.max(...a.flatMap((i) => b.map((j) => d[i * K + j] as number)));
+    expect(Array.from(slotAssignment(D, 4, [1, 1, 1, 1], { ...OPTS, linkage: single }).groups)).toEqual([0, 0, 0, 0]);
   });
 
   it('merges past the threshold only when there are more groups than slots, closest first', () => {
