@@ -13,7 +13,7 @@ import { affinityGroups, type SlotOptions } from '../../shared/math/assignment';
 export function slotAssignmentTf(D: tf.Tensor2D, evidence: tf.Tensor2D, opts: SlotOptions): tf.Tensor2D {
   const K = D.shape[0];
   const J = opts.slots;
-  const groups = affinityGroups(D.dataSync(), K, evidence.dataSync(), J, opts.threshold, opts.stance);
+  const groups = affinityGroups(D.dataSync(), K, evidence.dataSync(), J, opts.threshold, opts.stance, opts.linkage);
   const membership = new Float32Array(K * J);
   groups.forEach((c, i) => {
     if (c >= 0) membership[i * J + c] = 1;

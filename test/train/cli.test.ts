@@ -36,6 +36,12 @@ describe('cama train', () => {
     expect(notOnnx.stderr).toMatch(/\.onnx/);
   });
 
+  it('refuses --shuffled-rewrites without rewrite twins to shuffle', async () => {
+    const bad = await cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.onnx', '--shuffled-rewrites');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('shuffled rewrites need rewrite twins (--rewrite-twins)');
+  });
+
   it('refuses a featurizer version it cannot compute, naming the ones it can', async () => {
     const bad = await cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.onnx', '--featurizer', 'cama-features/4');
     expect(bad.status).not.toBe(0);

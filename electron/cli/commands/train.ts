@@ -214,7 +214,7 @@ export function trainCommand(): Command {
               groupDropout: opts.groupDropout,
               l2: opts.l2,
               lambdaC: opts.lambdaC,
-              ...(opts.rewriteTwins || opts.metadataTwins ? { rewriteTwins: opts.rewriteTwins ?? [], metadataTwins: opts.metadataTwins ?? false, shuffledRewrites: opts.shuffledRewrites ?? false, lambdaW: opts.lambdaW } : {}),
+              ...(opts.rewriteTwins || opts.metadataTwins || opts.shuffledRewrites ? { rewriteTwins: opts.rewriteTwins ?? [], metadataTwins: opts.metadataTwins ?? false, shuffledRewrites: opts.shuffledRewrites ?? false, lambdaW: opts.lambdaW } : {}),
               refitAffinity: opts.refitAffinity === false ? null : opts.refitAffinity,
               tauD: opts.tauD,
               episodes: opts.episodes,
