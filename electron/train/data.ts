@@ -77,7 +77,7 @@ export async function openDataSource(path: string, over?: Record<string, unknown
       families = config.wording.families;
     }
     store = Store.open(':memory:');
-    importBundle(store, bundle, { metadata, ...(shuffleSeed === undefined ? {} : { shuffleSeed }) });
+    importBundle(store, bundle, { metadata, shuffleSeed });
     kind = 'simulated';
   } else if (metadata !== 'keep') {
     throw new Error(`${path}: only a simulator or SituatedQA config can be read with its metadata shuffled`);

@@ -148,7 +148,7 @@ describe('shuffled rewrites (train --shuffled-rewrites)', () => {
       let moved = 0;
       let differs = 0;
       for (const m of a.store.memories(ids)) {
-        const p = original.get(m.id) as (typeof m);
+        const p = original.get(m.id) as typeof m;
         // The words are the rewrite's, the claims and agents the data's own.
         expect([m.text, m.claims, m.agent]).toEqual([p.text, p.claims, p.agent]);
         if (triple(m) !== triple(p)) moved++;
