@@ -1,7 +1,9 @@
 // `cama train` is registered, documents its options, and refuses bad ones before doing any work.
 import { describe, expect, it } from 'vitest';
 import { trainCommand } from '../../electron/cli/commands/train';
-import { cama, ok } from '../cli/helpers';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cama, ok, tempDir } from '../cli/helpers';
 
 describe('cama train', () => {
   it("--refit-affinity: on by default (ρ 1e-4), the same ρ for a bare flag, a given ρ, off with --no-refit-affinity", async () => {
@@ -46,5 +48,16 @@ describe('cama train', () => {
     const bad = await cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.onnx', '--featurizer', 'cama-features/4');
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain('--featurizer must be cama-features/3 or cama-features/5, got "cama-features/4"');
+  });
+
+  it('train and train-policy refuse an --engine-config that is not JSON, naming the file, before any work', async () => {
+    const file = join(tempDir(), 'engine.json');
+    writeFileSync(file, '{ "k": 12,, }');
+    const bad = await cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.onnx', '--engine-config', file);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain(`${file}: not valid JSON`);
+    const badPolicy = await cama('train-policy', '--bundle', 'x', '--validation', 'y', '--model', 'm.onnx', '--out', 'p.onnx', '--engine-config', file);
+    expect(badPolicy.status).not.toBe(0);
+    expect(badPolicy.stderr).toContain(`${file}: not valid JSON`);
   });
 });

@@ -8,6 +8,7 @@ import { formatFixed, numberOption } from '../options';
 import { phasedBar } from '../progress';
 import { POLICY_TRAIN_DEFAULTS, type PolicyTrainEvent, trainPolicy } from '../../train/policy-train';
 import { cliIo } from '../io';
+import { readOverrides } from './engine';
 
 
 
@@ -92,12 +93,8 @@ export function trainPolicyCommand(): Command {
         calibrate: boolean;
         engineConfig?: string;
       }) => {
+        const engine = readOverrides(opts.engineConfig);
         const progress = policyProgress();
-        let engine: unknown;
-        if (opts.engineConfig) {
-          const { readFileSync } = await import('node:fs');
-          engine = JSON.parse(readFileSync(opts.engineConfig, 'utf8'));
-        }
         try {
           const r = await trainPolicy(
             {

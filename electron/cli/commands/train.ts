@@ -9,6 +9,7 @@ import { type FeatureGroup, FEATURIZER_VERSION, FEATURIZER_VERSIONS, type Featur
 import { type AffinityRefitReport, REFIT_DEFAULTS } from '../../train/affinity-refit';
 import { type TrainEvent, train, TRAIN_DEFAULTS } from '../../train/trainer';
 import { cliIo } from '../io';
+import { readOverrides } from './engine';
 
 /** `kind=0.25,metadata=0.25`: each input group and the probability of hiding it from an example at a step. */
 function groupDropoutOption(value: string): Partial<Record<FeatureGroup, number>> {
@@ -188,12 +189,8 @@ export function trainCommand(): Command {
         contextFreeCredibility?: boolean;
         memoryTextBlind?: boolean;
       }) => {
+        const engine = readOverrides(opts.engineConfig);
         const progress = trainProgress();
-        let engine: unknown;
-        if (opts.engineConfig) {
-          const { readFileSync } = await import('node:fs');
-          engine = JSON.parse(readFileSync(opts.engineConfig, 'utf8'));
-        }
         try {
           const r = await train(
             {
