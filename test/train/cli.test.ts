@@ -1,8 +1,9 @@
-// `cama train` is registered, documents its options, and refuses bad ones before doing any work.
-import { describe, expect, it } from 'vitest';
-import { trainCommand } from '../../electron/cli/commands/train';
+// `cama train` is registered, documents its options, and refuses bad ones before doing any work (with
+// `cama train-policy` where the two read an option alike).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { trainCommand } from '../../electron/cli/commands/train';
 import { cama, ok, tempDir } from '../cli/helpers';
 
 describe('cama train', () => {
