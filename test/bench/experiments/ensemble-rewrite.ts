@@ -6,6 +6,7 @@
 // bundle's initial slices, with recovery (the first model's policy and τ's) and single pass.
 //   npx tsx test/bench/experiments/ensemble-rewrite.ts --models A.onnx[,B.onnx...] --policy POLICY.onnx PLAIN_DIR REWRITE_DIR...
 // Results are in the README ("Shuffled rewrites").
+import { parseArgs } from 'node:util';
 import { importBundle } from '../../../electron/bundle/import';
 import type { EvidenceOutput, SliceInput } from '../../../electron/engine/evidence/model';
 import { initialSlice } from '../../../electron/engine/retrieve';
@@ -19,13 +20,9 @@ import { Store } from '../../../electron/store/store';
 import { slotAssignment, stancesOf } from '../../../shared/math/assignment';
 import { matrix } from '../../../shared/math/matrix';
 
-const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args.splice(at, 2)[1] : undefined;
-};
-const models = flag('--models')?.split(',');
-const policy = flag('--policy');
+const { values, positionals: args } = parseArgs({ options: { models: { type: 'string' }, policy: { type: 'string' } }, allowPositionals: true });
+const models = values.models?.split(',');
+const policy = values.policy;
 if (!models || args.length < 2) throw new Error('usage: ensemble-rewrite.ts --models A.onnx[,B.onnx...] [--policy POLICY.onnx] PLAIN_DIR REWRITE_DIR...');
 const [plainDir, ...rewriteDirs] = args as [string, ...string[]];
 

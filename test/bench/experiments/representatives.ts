@@ -11,6 +11,7 @@
 //   credibility c and the head from the second reading; Z from the first
 //   npx tsx test/bench/experiments/representatives.ts [--model M.onnx --policy P.onnx] [--modes once,both,...] BUNDLE_DIR...
 // Results are in docs/experiments.md ("Copies counted once by construction").
+import { parseArgs } from 'node:util';
 import { importBundle } from '../../../electron/bundle/import';
 import type { EvidenceOutput, SliceInput } from '../../../electron/engine/evidence/model';
 import { NO_EVIDENCE } from '../../../electron/engine/scorer';
@@ -24,14 +25,12 @@ import { matrix } from '../../../shared/math/matrix';
 type Mode = 'once' | 'both' | 'assignment' | 'credibility';
 const MODES: readonly Mode[] = ['once', 'both', 'assignment', 'credibility'];
 
-const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args.splice(at, 2)[1] : undefined;
-};
-const model = flag('--model');
-const policy = flag('--policy');
-const modes = (flag('--modes') ?? MODES.join(',')).split(',') as Mode[];
+const { values, positionals: args } = parseArgs({
+  options: { model: { type: 'string' }, policy: { type: 'string' }, modes: { type: 'string', default: MODES.join(',') } },
+  allowPositionals: true,
+});
+const { model, policy } = values;
+const modes = values.modes.split(',') as Mode[];
 for (const m of modes) if (!MODES.includes(m)) throw new Error(`--modes: unknown mode "${m}" (${MODES.join(', ')})`);
 if (args.length === 0) throw new Error('usage: representatives.ts [--model M.onnx --policy P.onnx] [--modes once,both,assignment,credibility] BUNDLE_DIR...');
 

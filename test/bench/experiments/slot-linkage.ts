@@ -8,6 +8,7 @@
 // with the engine's linkage and with that one, the same model, policy and τ's.
 //   npx tsx test/bench/experiments/slot-linkage.ts [--model MODEL.onnx --policy POLICY.onnx] BUNDLE_DIR...
 // Results are in the README ("Shuffled rewrites").
+import { parseArgs } from 'node:util';
 import { importBundle } from '../../../electron/bundle/import';
 import { evaluate } from '../../../electron/eval/harness';
 import { resolveMethods } from '../../../electron/eval/methods';
@@ -16,13 +17,8 @@ import { loadEngine } from '../../../electron/runtime/setup';
 import { Store } from '../../../electron/store/store';
 import type { Linkage, SlotOptions } from '../../../shared/math/assignment';
 
-const args = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args.splice(at, 2)[1] : undefined;
-};
-const model = flag('--model');
-const policy = flag('--policy');
+const { values, positionals: args } = parseArgs({ options: { model: { type: 'string' }, policy: { type: 'string' } }, allowPositionals: true });
+const { model, policy } = values;
 if (args.length === 0) throw new Error('usage: slot-linkage.ts [--model MODEL.onnx --policy POLICY.onnx] BUNDLE_DIR...');
 
 /** Mean over both groups' members of each one's highest affinity to the other group. */
