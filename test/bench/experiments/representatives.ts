@@ -10,7 +10,7 @@
 //   assignment  Z from the second reading; c and the head from the first (each member's own c)
 //   credibility c and the head from the second reading; Z from the first
 //   npx tsx test/bench/experiments/representatives.ts [--model M.onnx --policy P.onnx] [--modes once,both,...] BUNDLE_DIR...
-// Results are in docs/experiments.md ("Copies counted once by construction").
+// Results are in the README ("Copies counted once by construction").
 import { parseArgs } from 'node:util';
 import { importBundle } from '../../../electron/bundle/import';
 import type { EvidenceOutput, SliceInput } from '../../../electron/engine/evidence/model';
