@@ -9,7 +9,7 @@
 // pairs into its terms, σ⁻¹(D) = a·g_iᵀg_j/√d + Σ_p w_p·pair_p + b: each pair feature's mean w_p·pair_p
 // (the model's own weights), the bias, and the embedding term (what remains).
 //   npx tsx test/bench/experiments/affinity-by-family.ts [--model MODEL.onnx] BUNDLE_DIR...
-// Results are in the README ("A shared wording family read as a shared source").
+// Results are in docs/experiments.md ("A shared wording family read as a shared source").
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importBundle } from '../../../electron/bundle/import';

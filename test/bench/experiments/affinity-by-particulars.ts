@@ -9,7 +9,7 @@
 // whole bundle (its share of all memories): a word rare in the slice but common in the corpus is a wording
 // template ("though I would double check"), not a particular.
 //   npx tsx test/bench/experiments/affinity-by-particulars.ts BUNDLE_DIR [MODEL.onnx]
-// Results are in the README ("Independent reports of one value share a slot").
+// Results are in docs/experiments.md ("Independent reports of one value share a slot").
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importBundle } from '../../../electron/bundle/import';

@@ -8,7 +8,7 @@
 // that reads the wording. What "all" leaves is the rest of the engine's reading: the hypotheses and the
 // claim-free memories' extracted values, read from the rewritten texts in every variant.
 //   npx tsx test/bench/experiments/rewrite-flips-by-part.ts [--model MODEL.onnx] PLAIN_DIR REWRITE_DIR...
-// Results are in the README ("Which part of the model reads the wording").
+// Results are in docs/experiments.md ("Which part of the model reads the wording").
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importBundle } from '../../../electron/bundle/import';
