@@ -149,6 +149,17 @@ export interface EvalMetricsView {
   /** Where `factor` is known and the method infers slots. */
   n_eff_mae?: number | null;
   pair_auc?: number | null;
+  /**
+   * 95% intervals of the rates, by a bootstrap over questions (electron/eval/intervals.ts): how far each
+   * could move on another draw of questions of the same kind. Null where the metric scores no question;
+   * absent in runs saved before they were computed.
+   */
+  ci95?: Record<'accuracy' | 'cmr' | 'rs' | 'err' | 'ieg', [number, number] | null>;
+  /**
+   * On every method but `cama`, in a run that scores `cama`: the 95% interval of cama's lead over this
+   * method (cama minus this, in points), paired: both scored on the same resampled questions.
+   */
+  cama_lead_ci95?: Record<'accuracy' | 'cmr', [number, number] | null>;
 }
 
 /** What `cama eval --json` prints and an evaluation run saves. */

@@ -12,3 +12,8 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
 export function fixed(x: number | null | undefined, digits = 1): string {
   return x === null || x === undefined || Number.isNaN(x) ? '–' : x.toFixed(digits);
 }
+
+/** An interval as "lo to hi" (one decimal), or – where there is none. */
+export function span(x: readonly [number, number] | null | undefined, digits = 1): string {
+  return x ? `${fixed(x[0], digits)} to ${fixed(x[1], digits)}` : '–';
+}

@@ -13,6 +13,7 @@ import { normalize } from '../engine/text';
 import { withMemoizedInfer } from '../model/memo';
 import type { SliceMemory } from '../engine/types';
 import { type FactorPair, pairAuc } from './diagnostics';
+import { bootstrapIntervals, type QuestionFlags, type QuestionScore } from './intervals';
 import type { EvalSource, Method, MethodContext, Prediction } from './methods';
 import { deriveTags } from './tags';
 
@@ -195,8 +196,12 @@ export class Tally {
   private nRec = 0;
   private nRs = 0;
   private nIeg = 0;
+  /** Per question, in store order: what the bootstrap intervals resample. */
+  private readonly questions: QuestionFlags[] = [];
+  private readonly scores: Map<string, QuestionScore[]>;
 
   constructor(private readonly methodNames: readonly string[]) {
+    this.scores = new Map(methodNames.map((name) => [name, []]));
     this.acc = new Map(
       methodNames.map((name) => [name, { correct: 0, minorCorrect: 0, recCorrect: 0, flips: 0, flipsToGold: 0, iegSum: 0, steps: 0, retrievals: 0, ms: 0, nEffError: 0, nEffCount: 0, pairs: [] }]),
     );
@@ -209,10 +214,12 @@ export class Tally {
     if (q.insufficient) this.nRec++;
     if (q.hasCorr) this.nRs++;
     if (q.hasInd) this.nIeg++;
+    this.questions.push({ minority: q.minority, insufficient: q.insufficient, hasCorr: q.hasCorr, hasInd: q.hasInd });
     for (const m of q.methods) {
       const a = this.acc.get(m.method);
       if (!a) throw new Error(`evaluate: an outcome for method "${m.method}", which this run does not score`);
       a.ms += m.ms;
+      this.scores.get(m.method)?.push({ correct: m.correct, flipped: m.flipped, iegGain: m.iegGain });
       a.correct += m.correct ? 1 : 0;
       a.minorCorrect += q.minority && m.correct ? 1 : 0;
       a.recCorrect += q.insufficient && m.correct ? 1 : 0;
@@ -234,6 +241,10 @@ export class Tally {
     const n = this.n;
     const pct = (num: number, den: number): number | null => (den > 0 ? (100 * num) / den : null);
     const methods: Record<string, MethodMetrics> = {};
+    for (const [name, s] of this.scores) {
+      if (s.length !== n) throw new Error(`evaluate: ${name} scored ${s.length} of ${n} questions`);
+    }
+    const intervals = bootstrapIntervals(this.questions, this.scores, 'cama');
     for (const name of this.methodNames) {
       const a = this.acc.get(name) as Accumulator;
       const metrics: MethodMetrics = {
@@ -254,6 +265,11 @@ export class Tally {
       if (a.nEffCount > 0) {
         metrics.n_eff_mae = a.nEffError / a.nEffCount;
         metrics.pair_auc = pairAuc(a.pairs);
+      }
+      const ci = intervals.get(name);
+      if (ci) {
+        metrics.ci95 = ci.rates;
+        if (ci.lead) metrics.cama_lead_ci95 = ci.lead;
       }
       methods[name] = metrics;
     }

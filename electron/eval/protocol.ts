@@ -19,6 +19,7 @@ import { Store } from '../store/store';
 import { initialSlice } from '../engine/retrieve';
 import { normalize } from '../engine/text';
 import { evaluate, type MethodMetrics } from './harness';
+import { type Interval, settled } from './intervals';
 import { type MethodContext, resolveMethods } from './methods';
 
 const SetSpec = z
@@ -290,6 +291,16 @@ export interface Check {
   row: ProtocolRow;
   what: string;
   pass: boolean;
+  /** The checked figure: one of cama's rates, or its lead over a rival (cama minus the rival, in points). */
+  figure: 'rate' | 'lead';
+  value: number | null;
+  /** Its 95% interval (electron/eval/intervals.ts), where the run computed one. */
+  interval: Interval | null;
+  /**
+   * `clear` where the whole interval lies on the side of the bound the figure is on, so another draw of
+   * questions of the same kind would very likely give the same verdict; `noise` where it reaches across.
+   */
+  settled: 'clear' | 'noise' | 'unknown';
 }
 
 /** The best of a row's baselines (the methods that are neither CAMA nor the oracle) on one metric. */
@@ -309,22 +320,58 @@ export function protocolChecks(rows: readonly ProtocolRow[], targets: ProtocolCo
   for (const row of rows) {
     const c = row.methods.cama;
     if (!c) continue;
-    const v = (x: number | null | undefined) => x ?? Number.NaN;
+    /** A check of `value` against `bound`, with the interval that says whether the verdict is settled. */
+    const check = (what: string, value: number | null | undefined, interval: Interval | null | undefined, bound: number, direction: 'atLeast' | 'atMost', strict = false): void => {
+      const x = value ?? Number.NaN;
+      const pass = direction === 'atLeast' ? (strict ? x > bound : x >= bound) : x <= bound;
+      const figure = bound === 0 ? 'lead' : 'rate';
+      out.push({ row, what, pass, figure, value: value ?? null, interval: interval ?? null, settled: settled(interval, bound, pass, direction, strict) });
+    };
     if (row.claims === 'keep') {
-      out.push({ row, what: `cama CMR ≥ ${targets.cmr}`, pass: v(c.cmr) >= targets.cmr });
-      out.push({ row, what: `cama RS ≤ ${targets.rs}`, pass: v(c.rs) <= targets.rs });
-      out.push({ row, what: `cama ERR ≥ ${targets.err}`, pass: v(c.err) >= targets.err });
+      check(`cama CMR ≥ ${targets.cmr}`, c.cmr, c.ci95?.cmr, targets.cmr, 'atLeast');
+      check(`cama RS ≤ ${targets.rs}`, c.rs, c.ci95?.rs, targets.rs, 'atMost');
+      check(`cama ERR ≥ ${targets.err}`, c.err, c.ci95?.err, targets.err, 'atLeast');
       for (const rival of ['cama_heuristic', 'provenance_root']) {
         const r = row.methods[rival];
-        if (r) out.push({ row, what: `cama CMR ≥ ${rival}`, pass: v(c.cmr) >= v(r.cmr) });
+        if (r) check(`cama CMR ≥ ${rival}`, lead(c.cmr, r.cmr), r.cama_lead_ci95?.cmr, 0, 'atLeast');
       }
     } else {
       const best = bestBaseline(row, 'accuracy');
-      if (best) out.push({ row, what: `cama accuracy > every baseline (best: ${best.name})`, pass: v(c.accuracy) > best.value });
-      if (row.set.startsWith('situatedqa')) out.push({ row, what: `cama accuracy ≥ ${targets.textAccuracy}`, pass: v(c.accuracy) >= targets.textAccuracy });
+      if (best) check(`cama accuracy > every baseline (best: ${best.name})`, lead(c.accuracy, best.value), row.methods[best.name]?.cama_lead_ci95?.accuracy, 0, 'atLeast', true);
+      if (row.set.startsWith('situatedqa')) check(`cama accuracy ≥ ${targets.textAccuracy}`, c.accuracy, c.ci95?.accuracy, targets.textAccuracy, 'atLeast');
     }
   }
   return out;
+}
+
+/** cama's figure minus a rival's, in points. */
+function lead(cama: number | null | undefined, rival: number | null | undefined): number | null {
+  return cama == null || rival == null ? null : cama - rival;
+}
+
+/** A check's verdict in words: "met" / "missed", and whether its 95% interval settles it. */
+export function describeCheck(c: Check): string {
+  const figure = c.figure === 'lead' ? `lead ${f1(c.value)} points` : f1(c.value);
+  const interval = c.interval ? `, 95% interval ${f1(c.interval[0])} to ${f1(c.interval[1])}` : '';
+  const verdict = c.settled === 'clear' ? 'clearly' : c.settled === 'noise' ? 'within noise' : 'no interval';
+  return `${c.row.set} p=${c.row.provenance} claims=${c.row.claims}: ${c.what}: ${figure}${interval} (${verdict})`;
+}
+
+/**
+ * The targets' summary: how many are met, how many of those and of the misses the intervals settle, and each
+ * miss and each unsettled verdict on a line of its own.
+ */
+export function summarizeChecks(checks: readonly Check[]): string {
+  const met = checks.filter((c) => c.pass);
+  const missed = checks.filter((c) => !c.pass);
+  const clear = (cs: readonly Check[]) => cs.filter((c) => c.settled === 'clear').length;
+  const lines = [
+    `${met.length} of ${checks.length} targets met (${clear(met)} of them clearly: the 95% interval, a bootstrap over questions, lies wholly on the met side); ${missed.length} missed (${clear(missed)} clearly).`,
+  ];
+  if (missed.length > 0) lines.push('Missed:', ...missed.map((c) => `- ${describeCheck(c)}`));
+  const close = met.filter((c) => c.settled === 'noise');
+  if (close.length > 0) lines.push('Met within noise (another draw of questions could miss them):', ...close.map((c) => `- ${describeCheck(c)}`));
+  return lines.join('\n');
 }
 
 const f1 = (x: number | null | undefined) => (x == null ? '–' : x.toFixed(1));

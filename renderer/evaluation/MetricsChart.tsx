@@ -1,7 +1,7 @@
 // CMR, RS and ERR per method as grouped bars: the false-majority story at a glance (CMR and ERR up,
-// RS down).
+// RS down), each with its 95% interval as an error bar where the run has one.
 
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { EvalMetricsView } from '../../shared/views';
 
 const SERIES = [
@@ -23,8 +23,14 @@ export function tickAxisHeight(names: readonly string[]): number {
 
 export function MetricsChart({ methods }: { methods: Record<string, EvalMetricsView> }) {
   const data = Object.entries(methods).map(([method, m]) => {
-    const point: Record<string, string | number | null> = { method };
-    for (const s of SERIES) point[s.key] = m[s.field];
+    const point: Record<string, string | number | null | [number, number]> = { method };
+    for (const s of SERIES) {
+      const v = m[s.field];
+      point[s.key] = v;
+      // ErrorBar takes the distances below and above the bar's value.
+      const ci = m.ci95?.[s.field];
+      if (ci && v != null) point[`${s.key} ci`] = [v - ci[0], ci[1] - v];
+    }
     return point;
   });
   if (data.length === 0) return null;
@@ -52,7 +58,9 @@ export function MetricsChart({ methods }: { methods: Record<string, EvalMetricsV
           />
           <Legend verticalAlign="top" wrapperStyle={{ fontSize: 12, paddingBottom: 4 }} iconSize={10} itemSorter={null} />
           {SERIES.map((s) => (
-            <Bar key={s.key} dataKey={s.key} fill={s.color} radius={[2, 2, 0, 0]} isAnimationActive={false} />
+            <Bar key={s.key} dataKey={s.key} fill={s.color} radius={[2, 2, 0, 0]} isAnimationActive={false}>
+              <ErrorBar dataKey={`${s.key} ci`} width={3} strokeWidth={1} stroke="#39424c" isAnimationActive={false} />
+            </Bar>
           ))}
         </BarChart>
       </ResponsiveContainer>

@@ -2,6 +2,7 @@
 // column is highlighted; cost columns (steps, retrievals, ms) are shown but not ranked, since fewer
 // steps is not better when they buy accuracy.
 
+import { useState } from 'react';
 import type { EvalMetricsView } from '../../shared/views';
 import { num, pct } from '../common/format';
 
@@ -35,6 +36,16 @@ export const METRIC_COLUMNS: Column[] = [
   { key: 'pair_auc', label: 'r_ij AUC', title: 'pairwise dependency AUC of r_ij against the true factors', better: 'high', format: (v) => num(v, 3) },
 ];
 
+/** The rates the report gives a 95% interval for (shared/views.ts, `ci95`). */
+type IntervalKey = keyof NonNullable<EvalMetricsView['ci95']>;
+const INTERVAL_KEYS: readonly Key[] = ['accuracy', 'cmr', 'rs', 'ieg', 'err'] satisfies IntervalKey[];
+
+function interval(m: EvalMetricsView, key: Key): [number, number] | null {
+  return (INTERVAL_KEYS.includes(key) ? m.ci95?.[key as IntervalKey] : null) ?? null;
+}
+
+const span = (i: [number, number] | null | undefined): string => (i ? `${pct(i[0])}–${pct(i[1])}` : '');
+
 function value(m: EvalMetricsView, key: Key): number | null {
   const v = m[key];
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
@@ -65,6 +76,11 @@ function denominators(methods: Array<[string, EvalMetricsView]>): string {
 export function MetricsTable({ methods, nQueries }: { methods: Record<string, EvalMetricsView>; nQueries: number }) {
   const rows = Object.entries(methods);
   const best = bestValues(rows);
+  const [showIntervals, setShowIntervals] = useState(false);
+  // Runs saved before the intervals were computed have none: no toggle for them.
+  const hasIntervals = rows.some(([, m]) => m.ci95);
+  const hasLead = rows.some(([, m]) => m.cama_lead_ci95);
+  const intervals = hasIntervals && showIntervals;
   return (
     <div className="metrics">
       <table className="metrics-table" data-testid="metrics-table">
@@ -76,6 +92,11 @@ export function MetricsTable({ methods, nQueries }: { methods: Record<string, Ev
                 {c.label}
               </th>
             ))}
+            {intervals && hasLead && (
+              <th title="cama's CMR minus this method's, in points, 95% interval with both scored on the same resampled questions: one that excludes 0 is a lead (or a loss) another draw of questions would not undo">
+                cama's CMR lead
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -85,18 +106,38 @@ export function MetricsTable({ methods, nQueries }: { methods: Record<string, Ev
               {METRIC_COLUMNS.map((c) => {
                 const v = value(m, c.key);
                 const isBest = v !== null && best[c.key] === v;
+                const ci = interval(m, c.key);
                 return (
-                  <td key={c.key} className={`num${isBest ? ' best' : ''}${c.better ? '' : ' cost'}`}>
+                  <td key={c.key} className={`num${isBest ? ' best' : ''}${c.better ? '' : ' cost'}`} title={ci ? `95% interval ${span(ci)} (a bootstrap over questions)` : undefined}>
                     {c.format(v)}
+                    {intervals && ci && (
+                      <span className="ci" data-testid="metric-interval">
+                        {span(ci)}
+                      </span>
+                    )}
                   </td>
                 );
               })}
+              {intervals && hasLead && (
+                <td className="num" data-testid="cama-lead">
+                  {name === 'cama' ? '' : span(m.cama_lead_ci95?.cmr) || '—'}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>
       </table>
       <p className="hint">
         {nQueries} queries · {denominators(rows)} · best value per quality column in bold · percentages except IEG (points) · hover a header for its definition
+        {hasIntervals && (
+          <>
+            {' · '}
+            <label>
+              <input type="checkbox" data-testid="metrics-intervals" checked={showIntervals} onChange={(e) => setShowIntervals(e.target.checked)} /> 95% intervals (a bootstrap
+              over questions: how far each figure could move on another draw of questions of the same kind)
+            </label>
+          </>
+        )}
       </p>
     </div>
   );

@@ -38,7 +38,9 @@ export function RunDetail({ id, queries, onDeleted }: { id: number; queries: Que
             <MetricsTable methods={report.methods} nQueries={report.n_queries} />
           </section>
           <section className="panel">
-            <h2 className="panel-title">CMR, RS and ERR by method (%)</h2>
+            <h2 className="panel-title">
+              CMR, RS and ERR by method (%){Object.values(report.methods).some((m) => m.ci95) ? ', with 95% intervals' : ''}
+            </h2>
             <MetricsChart methods={report.methods} />
           </section>
           {report.llm_cost && Object.keys(report.llm_cost).length > 0 && (

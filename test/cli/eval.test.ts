@@ -26,7 +26,7 @@ describe('cama eval', () => {
     const report = JSON.parse(lines[0]!) as {
       bundle: string;
       n_queries: number;
-      methods: Record<string, Record<string, number | null>>;
+      methods: Record<string, Record<string, number | null> & { ci95?: Record<string, [number, number] | null>; cama_lead_ci95?: Record<string, [number, number] | null> }>;
     };
     expect(report.bundle).toBe('sim-5');
     expect(report.n_queries).toBe(12);
@@ -38,6 +38,17 @@ describe('cama eval', () => {
       expect(Number.isInteger(m.n_minor) && Number.isInteger(m.n_rec), name).toBe(true);
       expect(m.ms_per_query, name).toBeGreaterThanOrEqual(0);
     }
+    // Each rate comes with its 95% interval around it, and every other method with cama's lead over it.
+    for (const [name, m] of Object.entries(report.methods)) {
+      const [lo, hi] = m.ci95!.accuracy!;
+      expect(lo, name).toBeLessThanOrEqual(m.accuracy!);
+      expect(hi, name).toBeGreaterThanOrEqual(m.accuracy!);
+    }
+    const lead = report.methods.majority_vote!.cama_lead_ci95!.accuracy!;
+    const diff = report.methods.cama!.accuracy! - report.methods.majority_vote!.accuracy!;
+    expect(lead[0]).toBeLessThanOrEqual(diff);
+    expect(lead[1]).toBeGreaterThanOrEqual(diff);
+    expect(report.methods.cama!.cama_lead_ci95).toBeUndefined();
     // Both methods see the same queries, so the same D_minor and D_rec.
     expect(report.methods.cama!.n_minor).toBe(report.methods.majority_vote!.n_minor);
     expect(report.methods.cama!.n_rec).toBe(report.methods.majority_vote!.n_rec);
@@ -49,6 +60,10 @@ describe('cama eval', () => {
     const header = r.stdout.split('\n').find((l) => l.startsWith('method'));
     expect(header).toMatch(/^method\s+Acc\s+CMR/);
     for (const name of DEFAULT_METHODS) expect(r.stdout).toMatch(new RegExp(`^${name}\\s+\\d`, 'm'));
+    // and the intervals beneath: a row per method, cama's lead over the others.
+    const intervals = r.stdout.slice(r.stdout.indexOf('95% intervals'));
+    expect(intervals).toMatch(/^method\s+Acc\s+CMR\s+RS\s+IEG\s+ERR\s+cama's lead: Acc\s+CMR$/m);
+    expect(intervals).toMatch(/^majority_vote\s+-?\d+\.\d to -?\d+\.\d/m);
   });
 
   it('--policy picks the recovery policy (heuristic, or a file), and a missing policy file is refused by name', async () => {

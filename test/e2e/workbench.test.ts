@@ -119,6 +119,13 @@ describe('the workbench in a browser', () => {
     const rows = wb.page.getByTestId('metrics-table').locator('tbody tr[data-method]');
     const methods = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-method')));
     expect(methods.sort()).toEqual([...keep].sort());
+    // The 95% intervals, on request: the saved run's own, under each rate, and cama's lead over the others.
+    await wb.page.getByTestId('metrics-intervals').check();
+    const saved = await wb.api('evalRun', { id: (await wb.api('evalRuns'))[0]!.id });
+    const cmr = saved.report!.methods.cama!.ci95!.cmr;
+    const camaRow = wb.page.locator('tr[data-method="cama"]');
+    expect(await camaRow.getByTestId('metric-interval').nth(1).textContent()).toBe(cmr ? `${cmr[0].toFixed(1)}–${cmr[1].toFixed(1)}` : null);
+    expect(await wb.page.locator('tr[data-method="majority_vote"]').getByTestId('cama-lead').textContent()).toMatch(/^-?\d+\.\d–-?\d+\.\d$/);
     await wb.shot('evaluation');
   });
 

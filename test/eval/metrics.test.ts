@@ -91,7 +91,15 @@ describe('evaluate on a hand-scored bundle', () => {
     const report = await score(store, ['majority_vote'], (r) => results.push(r));
     expect(report.n_queries).toBe(5);
     expect(report.tags_derived).toBe(0);
-    expect(report.methods.majority_vote).toEqual({ ...MAJORITY, ms_per_query: expect.any(Number) });
+    expect(report.methods.majority_vote).toEqual({ ...MAJORITY, ms_per_query: expect.any(Number), ci95: expect.any(Object) });
+    // The intervals resample the five questions: no draw of the two insufficient ones has a right answer,
+    // and every rate's interval holds the rate.
+    const ci = report.methods.majority_vote!.ci95!;
+    expect(ci.err).toEqual([0, 0]);
+    for (const k of ['accuracy', 'cmr', 'rs', 'ieg'] as const) {
+      expect(ci[k]![0], k).toBeLessThanOrEqual(MAJORITY[k]);
+      expect(ci[k]![1], k).toBeGreaterThanOrEqual(MAJORITY[k]);
+    }
     expect(results.map((r) => `${r.queryId}/${r.variant}: ${r.predicted}${r.correct ? ' (right)' : ''}`)).toEqual([
       'gate/base: open',
       'gate/ind: closed (right)',
@@ -114,8 +122,10 @@ describe('evaluate on a hand-scored bundle', () => {
       expect(m).toMatchObject({ n_minor: 2, n_rec: 2, n_rs: 3, n_ieg: 3 });
       for (const v of [m.accuracy, m.cmr, m.rs, m.err]) expect(v).toBeGreaterThanOrEqual(0);
     }
-    // The reliability vote sees no published reliabilities here: every entry weighs 0.5, as majority.
-    expect({ ...report.methods.reliability_vote, ms_per_query: 0 }).toEqual({ ...MAJORITY, ms_per_query: 0 });
+    // The reliability vote sees no published reliabilities here: every entry weighs 0.5, as majority, so
+    // the same answers on the same resampled questions give the same intervals.
+    expect({ ...report.methods.reliability_vote, ms_per_query: 0 }).toEqual({ ...report.methods.majority_vote, ms_per_query: 0 });
+    expect(report.methods.majority_vote).toMatchObject(MAJORITY);
   });
 });
 
@@ -128,7 +138,7 @@ describe('evaluate on a bundle without tags', () => {
     // gate: three entries of one factor outnumber closed's single factor (minority); lab and mill each
     // miss a gold factor the store holds off-query (insufficient); well: three noon entries of one factor
     // outnumber dusk's two factors (minority). The derived sets are the tagged ones, so are the metrics.
-    expect(report.methods.majority_vote).toEqual({ ...MAJORITY, ms_per_query: expect.any(Number) });
+    expect(report.methods.majority_vote).toMatchObject(MAJORITY);
   });
 
   it('falls back to recorded provenance roots where `factor` is absent', async () => {

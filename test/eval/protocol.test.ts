@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { engineConfig } from '../../electron/engine/config';
 import { heuristicModel } from '../../electron/engine/evidence/heuristic';
 import { heuristicPolicy } from '../../electron/engine/policy';
-import { type ProtocolConfig, protocolChecks, readProtocol, renderInvariance, renderProtocol, runInvariance, runProtocol } from '../../electron/eval/protocol';
+import { type ProtocolConfig, protocolChecks, readProtocol, renderInvariance, renderProtocol, runInvariance, runProtocol, summarizeChecks } from '../../electron/eval/protocol';
 import { VALIDATION_FAMILY_NAMES } from '../../electron/simulator/wording';
 import { tempDir } from '../simulator/helpers';
 
@@ -102,6 +102,22 @@ describe('the evaluation protocol', () => {
     expect(rival.pass).toBe(rows[0]!.methods.cama!.cmr! >= rows[0]!.methods.provenance_root!.cmr!);
     const cmr = checks.find((x) => x.row === rows[2] && x.what === 'cama CMR ≥ 75')!;
     expect(cmr.pass).toBe(rows[2]!.methods.cama!.cmr! >= 75);
+    // Each verdict carries the 95% interval of its figure and whether that interval settles it: on 24
+    // questions a CMR's interval is tens of points wide, so a verdict on a CMR is settled only far from 75.
+    expect(cmr.interval).toEqual(rows[2]!.methods.cama!.ci95!.cmr);
+    expect(cmr.interval![1] - cmr.interval![0]).toBeGreaterThan(15);
+    expect(cmr.settled).toBe(cmr.interval![0] >= 75 || cmr.interval![1] < 75 ? 'clear' : 'noise');
+    expect(rival.figure).toBe('lead');
+    expect(rival.interval).toEqual(rows[0]!.methods.provenance_root!.cama_lead_ci95!.cmr);
+    const summary = summarizeChecks(checks).split('\n');
+    const met = checks.filter((x) => x.pass);
+    expect(summary[0]).toBe(
+      `${met.length} of ${checks.length} targets met (${met.filter((x) => x.settled === 'clear').length} of them clearly: the 95% interval, a bootstrap over questions, lies wholly on the met side); ${checks.length - met.length} missed (${checks.filter((x) => !x.pass && x.settled === 'clear').length} clearly).`,
+    );
+    // Every miss, and every verdict met within noise, on a line of its own with its figure and interval.
+    const listed = summary.filter((l) => l.startsWith('- '));
+    expect(listed).toHaveLength(checks.filter((x) => !x.pass || x.settled === 'noise').length);
+    for (const l of listed) expect(l).toMatch(/^- tiny p=[01] claims=(keep|none): .+: (lead )?-?\d+\.\d( points)?, 95% interval -?\d+\.\d to -?\d+\.\d \((clearly|within noise)\)$/);
     const table = renderProtocol(rows).split('\n');
     expect(table).toHaveLength(2 + rows.length);
     expect(table[2]).toMatch(/^\| tiny \| 1 \| keep \| 24 \/ \d+ \|/);

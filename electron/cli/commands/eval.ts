@@ -6,6 +6,7 @@ import { METADATA_SHUFFLE_SEED } from '../../bundle/import';
 import { ablationMethod, DEFAULT_METHODS, resolveMethods } from '../../eval/methods';
 import { GROUPS } from '../../model/featurizer';
 import { type EvalReport, evaluate } from '../../eval/harness';
+import { BOOTSTRAP_RESAMPLES } from '../../eval/intervals';
 import { startEvalWorkers, workersHelp } from '../../eval/parallel';
 import { evaluateAndSave } from '../../eval/persist';
 import { llmCostReport, type LlmCostRow } from '../../eval/llm-methods';
@@ -13,7 +14,7 @@ import { llmConfigFromEnv } from '../../llm/client';
 import { openLlmClient } from '../../llm/session';
 import { type ReadLimitFlags, readLimitsOf, withReadLimitOptions } from '../options';
 import { progressBar } from '../progress';
-import { fixed, formatTable } from '../table';
+import { fixed, formatTable, span } from '../table';
 import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP, POLICY_OPTION_HELP, readOverrides } from './engine';
 import { openData } from './open';
 import { cliIo } from '../io';
@@ -107,7 +108,29 @@ export function renderReport(report: EvalReport): string {
     report.tags_derived > 0
       ? `\n(D_minor and D_rec derived from claims, provenance and factor for ${report.tags_derived} queries whose rows carry no tags)`
       : '';
-  return `${report.bundle}: ${report.n_queries} queries; ${counts}${derived}${claimNote(report.claim_coverage)}\n\n${table}\n${RS_TO_GOLD_NOTE}`;
+  const intervals = renderIntervals(report);
+  return `${report.bundle}: ${report.n_queries} queries; ${counts}${derived}${claimNote(report.claim_coverage)}\n\n${table}\n${RS_TO_GOLD_NOTE}${intervals ? `\n\n${intervals}` : ''}`;
+}
+
+/** The rates' 95% intervals and, where cama was scored, its lead over each other method. */
+function renderIntervals(report: EvalReport): string {
+  const entries = Object.entries(report.methods).filter(([, m]) => m.ci95);
+  if (entries.length === 0) return '';
+  const lead = entries.some(([, m]) => m.cama_lead_ci95);
+  const rows = entries.map(([name, m]) => [
+    name,
+    span(m.ci95?.accuracy),
+    span(m.ci95?.cmr),
+    span(m.ci95?.rs),
+    span(m.ci95?.ieg),
+    span(m.ci95?.err),
+    ...(lead ? [name === 'cama' ? '' : span(m.cama_lead_ci95?.accuracy), name === 'cama' ? '' : span(m.cama_lead_ci95?.cmr)] : []),
+  ]);
+  const header = ['method', 'Acc', 'CMR', 'RS', 'IEG', 'ERR', ...(lead ? ["cama's lead: Acc", 'CMR'] : [])];
+  const note = lead
+    ? "; cama's lead is cama minus the method, both on the same resampled questions: an interval that excludes 0 is a lead (or a loss) another draw of questions would not undo"
+    : '';
+  return `95% intervals (a bootstrap over questions, each with its variants, ${BOOTSTRAP_RESAMPLES} resamples${note}):\n${formatTable(header, rows)}`;
 }
 
 /** The LLM cost table (the paper's Table 4): per query, calls, tokens and seconds; totals and cache hits. */
@@ -136,6 +159,8 @@ export interface AblationDrop {
   /** cama's figure minus the ablated one: how many points the group is worth. */
   accuracyDrop: number | null;
   cmrDrop: number | null;
+  /** The CMR drop's 95% interval, paired (cama and the ablated model on the same resampled questions). */
+  cmrDropCi95: [number, number] | null;
 }
 
 /** Each ablated group's accuracy and CMR beside cama's, as drops in points. */
@@ -144,13 +169,20 @@ export function ablationDrops(report: EvalReport, groups: readonly string[]): Ab
   const minus = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null ? null : a - b);
   return groups.map((group) => {
     const m = report.methods[`cama_ablate_${group}`];
-    return { group, accuracy: m?.accuracy ?? null, cmr: m?.cmr ?? null, accuracyDrop: minus(full?.accuracy, m?.accuracy), cmrDrop: minus(full?.cmr, m?.cmr) };
+    return {
+      group,
+      accuracy: m?.accuracy ?? null,
+      cmr: m?.cmr ?? null,
+      accuracyDrop: minus(full?.accuracy, m?.accuracy),
+      cmrDrop: minus(full?.cmr, m?.cmr),
+      cmrDropCi95: m?.cama_lead_ci95?.cmr ?? null,
+    };
   });
 }
 
 function renderDrops(drops: readonly AblationDrop[]): string {
-  const rows = drops.map((d) => [d.group, fixed(d.accuracy), fixed(d.accuracyDrop), fixed(d.cmr), fixed(d.cmrDrop)]);
-  return `what each input group is worth (zeroed at inference):\n${formatTable(['group zeroed', 'Acc', 'Acc drop', 'CMR', 'CMR drop'], rows)}`;
+  const rows = drops.map((d) => [d.group, fixed(d.accuracy), fixed(d.accuracyDrop), fixed(d.cmr), fixed(d.cmrDrop), span(d.cmrDropCi95)]);
+  return `what each input group is worth (zeroed at inference):\n${formatTable(['group zeroed', 'Acc', 'Acc drop', 'CMR', 'CMR drop', 'CMR drop, 95%'], rows)}`;
 }
 
 /** What the report should say about structured claims: none, few, or (silently) most. */

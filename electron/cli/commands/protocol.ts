@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { defaultModelsDir } from '../../model/paths';
-import { type InvarianceResult, type ProtocolRow, protocolChecks, readProtocol, renderInvariance, renderProtocol, runInvariance, runProtocol } from '../../eval/protocol';
+import { type InvarianceResult, type ProtocolRow, protocolChecks, readProtocol, renderInvariance, renderProtocol, runInvariance, runProtocol, summarizeChecks } from '../../eval/protocol';
 import { progressBar } from '../progress';
 import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP, POLICY_OPTION_HELP } from './engine';
 import { cliIo } from '../io';
@@ -56,17 +56,15 @@ export function protocolCommand(): Command {
         bar.stop();
       }
       const checks = protocolChecks(rows, config.targets);
-      const failed = checks.filter((c) => !c.pass);
       const table = renderProtocol(rows);
-      const checkLines = failed.map((c) => `- ${c.row.set} p=${c.row.provenance} claims=${c.row.claims}: ${c.what}`);
-      const summary = `${checks.length - failed.length} of ${checks.length} targets met${failed.length > 0 ? `; missed:\n${checkLines.join('\n')}` : ''}`;
+      const summary = summarizeChecks(checks);
       const invarianceText = invariance ? `\n\n${renderInvariance(invariance)}` : '';
       const result = {
         config: configFile,
         model: setup.model.name,
         policy: setup.policy.name,
         rows,
-        checks: checks.map((c) => ({ set: c.row.set, provenance: c.row.provenance, claims: c.row.claims, what: c.what, pass: c.pass })),
+        checks: checks.map((c) => ({ set: c.row.set, provenance: c.row.provenance, claims: c.row.claims, what: c.what, pass: c.pass, value: c.value, ci95: c.interval, settled: c.settled })),
         invariance,
       };
       writeFileSync(join(out, 'protocol.json'), `${JSON.stringify(result, null, 2)}\n`);
