@@ -156,10 +156,11 @@ export interface EvalMetricsView {
    */
   ci95?: Record<'accuracy' | 'cmr' | 'rs' | 'err' | 'ieg', [number, number] | null>;
   /**
-   * On every method but `cama`, in a run that scores `cama`: the 95% interval of cama's lead over this
-   * method (cama minus this, in points), paired: both scored on the same resampled questions.
+   * On every method but `cama`, in a run that scores `cama`: the 95% interval of cama's figure minus this
+   * method's, in points, paired: both scored on the same resampled questions. For RS, where lower is
+   * better, a negative difference is cama's gain.
    */
-  cama_lead_ci95?: Record<'accuracy' | 'cmr', [number, number] | null>;
+  cama_lead_ci95?: Record<'accuracy' | 'cmr' | 'rs', [number, number] | null>;
 }
 
 /** What `cama eval --json` prints and an evaluation run saves. */

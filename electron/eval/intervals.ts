@@ -19,8 +19,8 @@ export const BOOTSTRAP_SEED = 95;
 /** The rates of Eq. 18-21 that get an interval. */
 export const RATE_METRICS = ['accuracy', 'cmr', 'rs', 'err', 'ieg'] as const;
 export type RateMetric = (typeof RATE_METRICS)[number];
-/** The metrics a lead between two methods is given for. */
-export const LEAD_METRICS = ['accuracy', 'cmr'] as const;
+/** The metrics a lead between two methods is given for (for RS, lower is better: a negative lead is a gain). */
+export const LEAD_METRICS = ['accuracy', 'cmr', 'rs'] as const;
 export type LeadMetric = (typeof LEAD_METRICS)[number];
 
 /** What one question contributes: its membership of each metric's denominator. */

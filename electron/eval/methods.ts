@@ -218,6 +218,19 @@ export function ablationMethod(group: string): Method {
   });
 }
 
+/** The name of the method `eval --against` and `protocol --against` add. */
+export const AGAINST_METHOD = 'cama_against';
+
+/**
+ * `cama_against`: CAMA with another evidence model and recovery policy, and the τ's calibrated for them
+ * (`eval --against`), everything else as `cama`, on the same slices: the report's paired intervals then
+ * say whether the run's model is better than that one, question for question, or only luckier.
+ */
+export function againstMethod(setup: { model: EvidenceModel; policy: RecoveryPolicy; config: EngineConfig; label: string }): Method {
+  const { model, policy, config } = setup;
+  return cama(AGAINST_METHOD, `cama with ${setup.label}`, {}, async () => ({ model, policy, config }));
+}
+
 /** The named methods, in the order given; an unknown name is an error that lists the known ones. */
 export function resolveMethods(names: readonly string[]): Method[] {
   return names.map((name) => {

@@ -20,7 +20,7 @@ import { initialSlice } from '../engine/retrieve';
 import { normalize } from '../engine/text';
 import { evaluate, type MethodMetrics } from './harness';
 import { type Interval, settled } from './intervals';
-import { type MethodContext, resolveMethods } from './methods';
+import { AGAINST_METHOD, type Method, type MethodContext, resolveMethods } from './methods';
 
 const SetSpec = z
   .object({
@@ -92,6 +92,8 @@ export interface ProtocolOptions {
   context: Omit<MethodContext, 'source'>;
   /** Only these sets (names); default all. */
   only?: readonly string[];
+  /** Methods scored beside the config's (e.g. `cama_against`, protocol --against). */
+  extraMethods?: readonly Method[];
   onProgress?: (label: string, done: number, total: number) => void;
 }
 
@@ -146,7 +148,7 @@ function unchanged(dir: string, config: unknown, part?: string): boolean {
 /** Runs every set × provenance rate × claims mode; one row each. */
 export async function runProtocol(opts: ProtocolOptions): Promise<ProtocolRow[]> {
   const { config } = opts;
-  const methods = resolveMethods(config.methods);
+  const methods = [...resolveMethods(config.methods), ...(opts.extraMethods ?? [])];
   const rows: ProtocolRow[] = [];
   const sets = config.sets.filter((s) => !opts.only || opts.only.includes(s.name));
   if (sets.length === 0) throw new Error(`protocol: no set named ${opts.only?.join(', ')}; sets: ${config.sets.map((s) => s.name).join(', ')}`);
@@ -314,11 +316,16 @@ function bestBaseline(row: ProtocolRow, metric: 'cmr' | 'accuracy'): { name: str
   return best;
 }
 
-/** The protocol's targets checked on every row: CAMA's CMR, RS and ERR, and CAMA against its rivals. */
-export function protocolChecks(rows: readonly ProtocolRow[], targets: ProtocolConfig['targets']): Check[] {
+/**
+ * The protocol's targets checked on every row: CAMA's CMR, RS and ERR, and CAMA against its rivals. `subject`
+ * is the method judged (default `cama`; `cama_against` for the model a run compares with, whose leads over
+ * the rivals have no interval: the run's paired leads are `cama`'s).
+ */
+export function protocolChecks(rows: readonly ProtocolRow[], targets: ProtocolConfig['targets'], subject = 'cama'): Check[] {
   const out: Check[] = [];
+  const leadOf = (m: MethodMetrics | undefined) => (subject === 'cama' ? m?.cama_lead_ci95 : undefined);
   for (const row of rows) {
-    const c = row.methods.cama;
+    const c = row.methods[subject];
     if (!c) continue;
     /** A check of `value` against `bound`, with the interval that says whether the verdict is settled. */
     const check = (what: string, value: number | null | undefined, interval: Interval | null | undefined, bound: number, direction: 'atLeast' | 'atMost', strict = false): void => {
@@ -333,11 +340,11 @@ export function protocolChecks(rows: readonly ProtocolRow[], targets: ProtocolCo
       check(`cama ERR ≥ ${targets.err}`, c.err, c.ci95?.err, targets.err, 'atLeast');
       for (const rival of ['cama_heuristic', 'provenance_root']) {
         const r = row.methods[rival];
-        if (r) check(`cama CMR ≥ ${rival}`, lead(c.cmr, r.cmr), r.cama_lead_ci95?.cmr, 0, 'atLeast');
+        if (r) check(`cama CMR ≥ ${rival}`, lead(c.cmr, r.cmr), leadOf(r)?.cmr, 0, 'atLeast');
       }
     } else {
       const best = bestBaseline(row, 'accuracy');
-      if (best) check(`cama accuracy > every baseline (best: ${best.name})`, lead(c.accuracy, best.value), row.methods[best.name]?.cama_lead_ci95?.accuracy, 0, 'atLeast', true);
+      if (best) check(`cama accuracy > every baseline (best: ${best.name})`, lead(c.accuracy, best.value), leadOf(row.methods[best.name])?.accuracy, 0, 'atLeast', true);
       if (row.set.startsWith('situatedqa')) check(`cama accuracy ≥ ${targets.textAccuracy}`, c.accuracy, c.ci95?.accuracy, targets.textAccuracy, 'atLeast');
     }
   }
@@ -375,6 +382,50 @@ export function summarizeChecks(checks: readonly Check[]): string {
 }
 
 const f1 = (x: number | null | undefined) => (x == null ? '–' : x.toFixed(1));
+
+/**
+ * `protocol --against`: per row, the run's model (`cama`) beside the one it is compared with
+ * (`cama_against`) on the same questions, with cama's paired lead and its 95% interval, and a count of the
+ * figures the intervals settle each way. Null where the rows hold no `cama_against`.
+ */
+export function renderComparison(rows: readonly ProtocolRow[]): string | null {
+  if (!rows.some((r) => r.methods[AGAINST_METHOD])) return null;
+  const metrics = [
+    ['accuracy', 'Acc', 'atLeast'],
+    ['cmr', 'CMR', 'atLeast'],
+    ['rs', 'RS', 'atMost'],
+  ] as const;
+  let better = 0;
+  let worse = 0;
+  let figures = 0;
+  const lines = rows.map((r) => {
+    const a = r.methods.cama;
+    const b = r.methods[AGAINST_METHOD];
+    const cells = metrics.map(([k, , direction]) => {
+      const ci = b?.cama_lead_ci95?.[k];
+      const d = a?.[k] != null && b?.[k] != null ? (a[k] as number) - (b[k] as number) : null;
+      let mark = '';
+      if (ci && d !== null) {
+        figures++;
+        // Settled when the interval excludes 0; for RS a lower figure is the better one.
+        const up = ci[0] > 0;
+        const down = ci[1] < 0;
+        if (up || down) {
+          const gain = direction === 'atLeast' ? up : down;
+          if (gain) better++;
+          else worse++;
+          mark = gain ? ' **better**' : ' **worse**';
+        }
+      }
+      return `${f1(a?.[k])} vs ${f1(b?.[k])}: ${d === null ? '–' : `${d >= 0 ? '+' : ''}${d.toFixed(1)}`} (${ci ? `${f1(ci[0])} to ${f1(ci[1])}` : '–'})${mark}`;
+    });
+    return `| ${r.set} | ${r.provenance} | ${r.claims} | ${cells.join(' | ')} |`;
+  });
+  const head = '| set | prov. | claims | Acc: cama vs against, lead (95%) | CMR: cama vs against, lead (95%) | RS: cama vs against, difference (95%) |';
+  const rule = `|${head.split('|').slice(1, -1).map(() => '---').join('|')}|`;
+  const summary = `Of ${figures} paired figures, the run's model is clearly better on ${better} and clearly worse on ${worse} (the interval of the difference excludes 0); the rest are within noise.`;
+  return [head, rule, ...lines, '', summary].join('\n');
+}
 
 /** The protocol's results as a Markdown table: one line per row, CAMA beside its rivals and the oracle. */
 export function renderProtocol(rows: readonly ProtocolRow[]): string {

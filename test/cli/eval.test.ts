@@ -62,8 +62,23 @@ describe('cama eval', () => {
     for (const name of DEFAULT_METHODS) expect(r.stdout).toMatch(new RegExp(`^${name}\\s+\\d`, 'm'));
     // and the intervals beneath: a row per method, cama's lead over the others.
     const intervals = r.stdout.slice(r.stdout.indexOf('95% intervals'));
-    expect(intervals).toMatch(/^method\s+Acc\s+CMR\s+RS\s+IEG\s+ERR\s+cama's lead: Acc\s+CMR$/m);
+    expect(intervals).toMatch(/^method\s+Acc\s+CMR\s+RS\s+IEG\s+ERR\s+cama's lead: Acc\s+CMR\s+RS$/m);
     expect(intervals).toMatch(/^majority_vote\s+-?\d+\.\d to -?\d+\.\d/m);
+  });
+
+  it('--against scores cama with another model beside it and gives the paired lead; --against-policy alone is refused', async () => {
+    const r = ok(await cama('eval', '--bundle', bundle, '--methods', 'majority_vote', '--against', 'heuristic', '--json'));
+    const report = JSON.parse(r.stdout) as { methods: Record<string, { accuracy: number; cama_lead_ci95?: Record<string, [number, number]> }> };
+    // cama joins the run, since the lead is cama's.
+    expect(Object.keys(report.methods)).toEqual(['cama', 'majority_vote', 'cama_against']);
+    const lead = report.methods.cama_against!.cama_lead_ci95!.accuracy!;
+    const diff = report.methods.cama!.accuracy - report.methods.cama_against!.accuracy;
+    expect(lead[0]).toBeLessThanOrEqual(diff);
+    expect(lead[1]).toBeGreaterThanOrEqual(diff);
+    expect(r.stderr).toContain('--against: assignment: the heuristic provider, as asked');
+    const alone = await cama('eval', '--bundle', bundle, '--against-policy', 'heuristic');
+    expect(alone.status).toBe(1);
+    expect(alone.stderr).toContain('--against-policy applies with --against only');
   });
 
   it('--policy picks the recovery policy (heuristic, or a file), and a missing policy file is refused by name', async () => {

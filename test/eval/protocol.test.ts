@@ -6,7 +6,18 @@ import { describe, expect, it } from 'vitest';
 import { engineConfig } from '../../electron/engine/config';
 import { heuristicModel } from '../../electron/engine/evidence/heuristic';
 import { heuristicPolicy } from '../../electron/engine/policy';
-import { type ProtocolConfig, protocolChecks, readProtocol, renderInvariance, renderProtocol, runInvariance, runProtocol, summarizeChecks } from '../../electron/eval/protocol';
+import { againstMethod } from '../../electron/eval/methods';
+import {
+  type ProtocolConfig,
+  protocolChecks,
+  readProtocol,
+  renderComparison,
+  renderInvariance,
+  renderProtocol,
+  runInvariance,
+  runProtocol,
+  summarizeChecks,
+} from '../../electron/eval/protocol';
 import { VALIDATION_FAMILY_NAMES } from '../../electron/simulator/wording';
 import { tempDir } from '../simulator/helpers';
 
@@ -121,6 +132,38 @@ describe('the evaluation protocol', () => {
     const table = renderProtocol(rows).split('\n');
     expect(table).toHaveLength(2 + rows.length);
     expect(table[2]).toMatch(/^\| tiny \| 1 \| keep \| 24 \/ \d+ \|/);
+  });
+
+  it('--against scores a second engine on the same questions: paired leads per row, and its own targets', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'tiny.json'), JSON.stringify({ seed: 11, world: { subjects: 20 }, queries: { count: 24 } }));
+    const config: ProtocolConfig = {
+      sets: [{ name: 'tiny', simulate: 'tiny.json' }],
+      provenance: [0.5],
+      claims: ['keep'],
+      methods: ['provenance_root', 'cama'],
+      targets: { cmr: 75, rs: 8, err: 40, textAccuracy: 60 },
+    };
+    const c = engineConfig();
+    const context = { config: c, model: heuristicModel(c.duplicateThreshold), policy: heuristicPolicy };
+    const run = (against: Parameters<typeof againstMethod>[0]) =>
+      runProtocol({ config, configDir: dir, dir: path.join(dir, 'sets'), context, extraMethods: [againstMethod(against)] });
+    // The same engine against itself: every answer the same, so every paired lead is exactly 0 and
+    // nothing is settled either way, though each rate alone is uncertain.
+    const same = await run({ ...context, label: 'itself' });
+    const a = same[0]!.methods;
+    expect(a.cama_against!.cama_lead_ci95).toEqual({ accuracy: [0, 0], cmr: [0, 0], rs: [0, 0] });
+    expect(a.cama!.ci95!.accuracy![1] - a.cama!.ci95!.accuracy![0]).toBeGreaterThan(10);
+    const table = renderComparison(same)!.split('\n');
+    expect(table[2]).toMatch(/^\| tiny \| 0\.5 \| keep \| \d+\.\d vs \d+\.\d: \+0\.0 \(0\.0 to 0\.0\) \|/);
+    expect(table.at(-1)).toBe("Of 3 paired figures, the run's model is clearly better on 0 and clearly worse on 0 (the interval of the difference excludes 0); the rest are within noise.");
+    // Judged as the subject, the second engine meets the same targets as cama, but its leads over the
+    // rivals have no interval: the run's paired leads are cama's.
+    const mine = protocolChecks(same, config.targets);
+    const theirs = protocolChecks(same, config.targets, 'cama_against');
+    expect(theirs.map((x) => [x.what, x.pass, x.value])).toEqual(mine.map((x) => [x.what, x.pass, x.value]));
+    expect(theirs.find((x) => x.what === 'cama CMR ≥ provenance_root')!.settled).toBe('unknown');
+    expect(renderComparison(await runProtocol({ config, configDir: dir, dir: path.join(dir, 'sets'), context }))).toBeNull();
   });
 
   it('checks invariance: decisions under a rewrite, and the CMR that shuffled metadata costs on average over its permutations', async () => {

@@ -2,8 +2,9 @@
 // chosen by --model (a .onnx file, or 'heuristic'); without it, models/default.onnx when present; the
 // recovery policy by --policy likewise (models/policy.onnx when present).
 
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { POLICY_FILE } from '../../policy/card';
 import { type EngineSetup, loadEngine, engineSetup as setupFrom } from '../../runtime/setup';
 import { cliIo } from '../io';
 
@@ -37,4 +38,22 @@ export async function loadEngineSetup(configFile?: string, model?: string, polic
   const setup = await loadEngine(readOverrides(configFile), { model, policy, source: configFile });
   for (const note of setup.notes ?? []) cliIo().err(`cama: ${note}\n`);
   return setup;
+}
+
+/** --against's help text, shared by `eval` and `protocol`. */
+export const AGAINST_OPTION_HELP =
+  "also score cama with this evidence model (a .onnx file, or 'heuristic') as the method cama_against, on the same slices, and give cama's paired lead over it with its 95% interval: is the run's model better, or only luckier on these questions?";
+/** --against-policy's help text. */
+export const AGAINST_POLICY_OPTION_HELP = "the recovery policy for --against (a .onnx file, or 'heuristic'; default: the policy.onnx beside the --against model when there is one, else the heuristic policy)";
+
+/**
+ * The engine `--against` names: that evidence model with `policy`, or else the policy.onnx beside it (a
+ * training run writes its policy there), or else the heuristic policy; the same engine settings as the run.
+ */
+export async function loadAgainstSetup(configFile: string | undefined, model: string, policy?: string): Promise<EngineSetup & { label: string }> {
+  const beside = join(dirname(resolve(model)), POLICY_FILE);
+  const chosen = policy ?? (model !== 'heuristic' && existsSync(beside) ? beside : 'heuristic');
+  const setup = await loadEngine(readOverrides(configFile), { model, policy: chosen, source: configFile });
+  for (const note of setup.notes ?? []) cliIo().err(`cama: --against: ${note}\n`);
+  return { ...setup, label: `the evidence model ${model} and the policy ${chosen}` };
 }

@@ -3,7 +3,7 @@
 
 import { Command } from 'commander';
 import { METADATA_SHUFFLE_SEED } from '../../bundle/import';
-import { ablationMethod, DEFAULT_METHODS, resolveMethods } from '../../eval/methods';
+import { ablationMethod, againstMethod, DEFAULT_METHODS, resolveMethods } from '../../eval/methods';
 import { GROUPS } from '../../model/featurizer';
 import { type EvalReport, evaluate } from '../../eval/harness';
 import { BOOTSTRAP_RESAMPLES } from '../../eval/intervals';
@@ -15,7 +15,16 @@ import { openLlmClient } from '../../llm/session';
 import { type ReadLimitFlags, readLimitsOf, withReadLimitOptions } from '../options';
 import { progressBar } from '../progress';
 import { fixed, formatTable, span } from '../table';
-import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP, POLICY_OPTION_HELP, readOverrides } from './engine';
+import {
+  AGAINST_OPTION_HELP,
+  AGAINST_POLICY_OPTION_HELP,
+  describeSetup,
+  loadAgainstSetup,
+  loadEngineSetup,
+  MODEL_OPTION_HELP,
+  POLICY_OPTION_HELP,
+  readOverrides,
+} from './engine';
 import { openData } from './open';
 import { cliIo } from '../io';
 
@@ -32,10 +41,29 @@ export function evalCommand(): Command {
     .option('--metadata <mode>', 'keep, or shuffled: deal every memory the kind / observed / source_type of another (a seeded permutation), so metadata says nothing (a memory derived on record is still read as not observed: that is the record, not its metadata)', 'keep')
     .option('--shuffle-seed <n>', `the seed of the permutation --metadata shuffled deals (default ${METADATA_SHUFFLE_SEED}): one shuffle is one draw, so run several to see its spread`)
     .option('--ablate <groups>', `also score cama with each input group of the model zeroed at inference (${GROUPS.join(', ')}), and print each group's drop`)
+    .option('--against <model>', AGAINST_OPTION_HELP)
+    .option('--against-policy <file>', AGAINST_POLICY_OPTION_HELP)
     .option('--workers <n>', workersHelp())
     .option('--json', 'print one JSON object and nothing else on stdout');
   return withReadLimitOptions(command).action(
-    async (opts: { bundle?: string; store?: string; methods?: string; engineConfig?: string; model?: string; policy?: string; claims: string; metadata: string; shuffleSeed?: string; ablate?: string; workers?: string; json?: boolean } & ReadLimitFlags) => {
+    async (
+      opts: {
+        bundle?: string;
+        store?: string;
+        methods?: string;
+        engineConfig?: string;
+        model?: string;
+        policy?: string;
+        claims: string;
+        metadata: string;
+        shuffleSeed?: string;
+        ablate?: string;
+        against?: string;
+        againstPolicy?: string;
+        workers?: string;
+        json?: boolean;
+      } & ReadLimitFlags,
+    ) => {
       if (opts.claims !== 'keep' && opts.claims !== 'none') throw new Error(`--claims must be keep or none, got "${opts.claims}"`);
       if (opts.metadata !== 'keep' && opts.metadata !== 'shuffled') throw new Error(`--metadata must be keep or shuffled, got "${opts.metadata}"`);
       if ((opts.claims === 'none' || opts.metadata === 'shuffled') && (opts.store !== undefined || opts.bundle === undefined)) {
@@ -48,8 +76,12 @@ export function evalCommand(): Command {
       const methods = resolveMethods(opts.methods ? opts.methods.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_METHODS);
       const ablate = opts.ablate ? opts.ablate.split(',').map((s) => s.trim()).filter(Boolean) : [];
       for (const g of ablate) if (!(GROUPS as readonly string[]).includes(g)) throw new Error(`--ablate: unknown input group "${g}"; known: ${GROUPS.join(', ')}`);
-      if (ablate.length > 0 && !methods.some((m) => m.name === 'cama')) methods.unshift(...resolveMethods(['cama']));
+      if (opts.againstPolicy !== undefined && opts.against === undefined) throw new Error('--against-policy applies with --against only');
+      if ((ablate.length > 0 || opts.against !== undefined) && !methods.some((m) => m.name === 'cama')) methods.unshift(...resolveMethods(['cama']));
       methods.push(...ablate.map(ablationMethod));
+      // The model to compare with (not rebuilt by worker threads: a run with it scores in this thread).
+      const against = opts.against !== undefined ? await loadAgainstSetup(opts.engineConfig, opts.against, opts.againstPolicy) : undefined;
+      if (against) methods.push(againstMethod(against));
       // Worker threads for a long run (eval/parallel.ts), started only when the run turns out long enough.
       const workers = startEvalWorkers(opts.workers, methods, { overrides: readOverrides(opts.engineConfig), model: opts.model, policy: opts.policy, source: opts.engineConfig });
       const setup = await loadEngineSetup(opts.engineConfig, opts.model, opts.policy);
@@ -67,7 +99,7 @@ export function evalCommand(): Command {
         if (opts.json) cliIo().out(`${JSON.stringify({ ...report, ...(ablate.length > 0 ? { ablations: drops } : {}), ...(llmCost ? { llm_cost: llmCost } : {}) })}\n`);
         else
           cliIo().out(
-            `${renderReport(report)}\n${ablate.length > 0 ? `\n${renderDrops(drops)}\n` : ''}${llmCost && llm ? `\n${renderLlmCost(llmCost, llm.endpoint, llm.config.model)}\n` : ''}${describeSetup(setup)}\n`,
+            `${renderReport(report)}\n${ablate.length > 0 ? `\n${renderDrops(drops)}\n` : ''}${llmCost && llm ? `\n${renderLlmCost(llmCost, llm.endpoint, llm.config.model)}\n` : ''}${describeSetup(setup)}\n${against ? `cama_against: ${against.label}\n` : ''}`,
           );
       } finally {
         bar.stop();
@@ -124,11 +156,11 @@ function renderIntervals(report: EvalReport): string {
     span(m.ci95?.rs),
     span(m.ci95?.ieg),
     span(m.ci95?.err),
-    ...(lead ? [name === 'cama' ? '' : span(m.cama_lead_ci95?.accuracy), name === 'cama' ? '' : span(m.cama_lead_ci95?.cmr)] : []),
+    ...(lead ? (['accuracy', 'cmr', 'rs'] as const).map((k) => (name === 'cama' ? '' : span(m.cama_lead_ci95?.[k]))) : []),
   ]);
-  const header = ['method', 'Acc', 'CMR', 'RS', 'IEG', 'ERR', ...(lead ? ["cama's lead: Acc", 'CMR'] : [])];
+  const header = ['method', 'Acc', 'CMR', 'RS', 'IEG', 'ERR', ...(lead ? ["cama's lead: Acc", 'CMR', 'RS'] : [])];
   const note = lead
-    ? "; cama's lead is cama minus the method, both on the same resampled questions: an interval that excludes 0 is a lead (or a loss) another draw of questions would not undo"
+    ? "; cama's lead is cama minus the method, both on the same resampled questions: an interval that excludes 0 is a lead (or a loss, or for RS a gain where negative) another draw of questions would not undo"
     : '';
   return `95% intervals (a bootstrap over questions, each with its variants, ${BOOTSTRAP_RESAMPLES} resamples${note}):\n${formatTable(header, rows)}`;
 }

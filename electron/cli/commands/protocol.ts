@@ -5,10 +5,35 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { defaultModelsDir } from '../../model/paths';
-import { type InvarianceResult, type ProtocolRow, protocolChecks, readProtocol, renderInvariance, renderProtocol, runInvariance, runProtocol, summarizeChecks } from '../../eval/protocol';
+import { AGAINST_METHOD, againstMethod } from '../../eval/methods';
+import {
+  type InvarianceResult,
+  type ProtocolRow,
+  protocolChecks,
+  readProtocol,
+  renderComparison,
+  renderInvariance,
+  renderProtocol,
+  runInvariance,
+  runProtocol,
+  summarizeChecks,
+} from '../../eval/protocol';
 import { progressBar } from '../progress';
-import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP, POLICY_OPTION_HELP } from './engine';
+import { AGAINST_OPTION_HELP, AGAINST_POLICY_OPTION_HELP, describeSetup, loadAgainstSetup, loadEngineSetup, MODEL_OPTION_HELP, POLICY_OPTION_HELP } from './engine';
 import { cliIo } from '../io';
+
+interface ProtocolFlags {
+  config: string;
+  out: string;
+  sets?: string;
+  model?: string;
+  policy?: string;
+  engineConfig?: string;
+  against?: string;
+  againstPolicy?: string;
+  invariance: boolean;
+  json?: boolean;
+}
 
 export function protocolCommand(): Command {
   return new Command('protocol')
@@ -22,13 +47,17 @@ export function protocolCommand(): Command {
     .option('--model <file>', MODEL_OPTION_HELP)
     .option('--policy <file>', POLICY_OPTION_HELP)
     .option('--engine-config <file>', 'a JSON file overriding engine settings')
+    .option('--against <model>', AGAINST_OPTION_HELP)
+    .option('--against-policy <file>', AGAINST_POLICY_OPTION_HELP)
     .option('--no-invariance', 'skip the invariance checks (rewrites in each family, metadata dealt out at random)')
     .option('--json', 'print the rows as one JSON object instead of the table')
-    .action(async (opts: { config: string; out: string; sets?: string; model?: string; policy?: string; engineConfig?: string; invariance: boolean; json?: boolean }) => {
+    .action(async (opts: ProtocolFlags) => {
       const io = cliIo(); // taken now for the progress callbacks
       const configFile = resolve(opts.config);
       const config = readProtocol(configFile);
       const setup = await loadEngineSetup(opts.engineConfig, opts.model, opts.policy);
+      if (opts.againstPolicy !== undefined && opts.against === undefined) throw new Error('--against-policy applies with --against only');
+      const against = opts.against !== undefined ? await loadAgainstSetup(opts.engineConfig, opts.against, opts.againstPolicy) : undefined;
       const out = resolve(opts.out);
       mkdirSync(out, { recursive: true });
       const bar = progressBar('protocol');
@@ -42,6 +71,7 @@ export function protocolCommand(): Command {
           dir: out,
           context: setup,
           only: opts.sets?.split(',').map((s) => s.trim()).filter(Boolean),
+          extraMethods: against ? [againstMethod(against)] : [],
           onProgress: (l: string, d: number, t: number) => {
             if (l !== label) {
               label = l;
@@ -58,6 +88,11 @@ export function protocolCommand(): Command {
       const checks = protocolChecks(rows, config.targets);
       const table = renderProtocol(rows);
       const summary = summarizeChecks(checks);
+      const comparison = renderComparison(rows);
+      const againstChecks = against ? protocolChecks(rows, config.targets, AGAINST_METHOD) : [];
+      const comparisonText = comparison
+        ? `\n\nAgainst ${against?.label} (cama_against; ${againstChecks.filter((c) => c.pass).length} of ${againstChecks.length} targets met):\n\n${comparison}`
+        : '';
       const invarianceText = invariance ? `\n\n${renderInvariance(invariance)}` : '';
       const result = {
         config: configFile,
@@ -66,11 +101,14 @@ export function protocolCommand(): Command {
         rows,
         checks: checks.map((c) => ({ set: c.row.set, provenance: c.row.provenance, claims: c.row.claims, what: c.what, pass: c.pass, value: c.value, ci95: c.interval, settled: c.settled })),
         invariance,
+        ...(against ? { against: { label: against.label, checks: againstChecks.map((c) => ({ set: c.row.set, provenance: c.row.provenance, claims: c.row.claims, what: c.what, pass: c.pass })) } } : {}),
       };
       writeFileSync(join(out, 'protocol.json'), `${JSON.stringify(result, null, 2)}\n`);
-      writeFileSync(join(out, 'protocol.md'), `${table}\n\n${summary}${invarianceText}\n\n${describeSetup(setup)}\n`);
+      writeFileSync(join(out, 'protocol.md'), `${table}\n\n${summary}${comparisonText}${invarianceText}\n\n${describeSetup(setup)}\n`);
       io.out(
-        opts.json ? `${JSON.stringify(result)}\n` : `${table}\n\n${summary}${invarianceText}\n${describeSetup(setup)}\n(written to ${join(out, 'protocol.md')} and protocol.json)\n`,
+        opts.json
+          ? `${JSON.stringify(result)}\n`
+          : `${table}\n\n${summary}${comparisonText}${invarianceText}\n${describeSetup(setup)}\n(written to ${join(out, 'protocol.md')} and protocol.json)\n`,
       );
     });
 }
