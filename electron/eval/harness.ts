@@ -46,6 +46,8 @@ export interface EvalOptions {
   onProgress?: (done: number, total: number) => void;
   /** Called with every prediction (to persist results and episodes). */
   onResult?: (r: QueryResult) => void;
+  /** Called with each query's outcome, in store order (what a caller pairs question for question). */
+  onOutcome?: (o: QueryOutcome) => void;
   /** Who scores the queries (default: one after another in this thread; eval/parallel.ts: worker threads). */
   scorer?: QueryScorer;
 }
@@ -128,6 +130,7 @@ export async function evaluate(store: EvalStore, opts: EvalOptions): Promise<Eva
     if (index !== next) throw new Error(`evaluate: query ${index} scored out of order (expected ${next})`);
     next++;
     tally.add(outcome, opts.onResult);
+    opts.onOutcome?.(outcome);
     opts.onProgress?.(next, queries.length);
   });
   if (next !== queries.length) throw new Error(`evaluate: ${next} of ${queries.length} queries scored`);

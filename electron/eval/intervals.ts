@@ -94,27 +94,13 @@ export function bootstrapIntervals(
   // Draws per statistic: a rate per method and metric, a lead per (other method, lead metric).
   const rateDraws = new Map(names.map((name) => [name, new Map(RATE_METRICS.map((m) => [m, [] as number[]]))]));
   const leadDraws = new Map(names.map((name) => [name, new Map(LEAD_METRICS.map((m) => [m, [] as number[]]))]));
-  const rate = (c: { num: Float64Array; den: Float64Array }, w: Uint32Array): number => {
-    let num = 0;
-    let den = 0;
-    for (let i = 0; i < n; i++) {
-      const k = w[i] as number;
-      if (k === 0) continue;
-      num += k * (c.num[i] as number);
-      den += k * (c.den[i] as number);
-    }
-    return den > 0 ? (100 * num) / den : Number.NaN;
-  };
-  const rng = new Random(seed);
-  const w = new Uint32Array(n);
-  for (let b = 0; b < resamples && n > 0; b++) {
-    w.fill(0);
-    for (let i = 0; i < n; i++) (w[rng.int(0, n - 1)] as number)++;
+  for (const w of resampleWeights(n, resamples, seed)) {
     const values = new Map<string, Map<RateMetric, number>>();
     for (const name of names) {
       const v = new Map<RateMetric, number>();
       for (const m of RATE_METRICS) {
-        const x = rate(cols.get(name)?.get(m) as { num: Float64Array; den: Float64Array }, w);
+        const c = cols.get(name)?.get(m) as { num: Float64Array; den: Float64Array };
+        const x = weightedRate(c.num, c.den, w);
         v.set(m, x);
         // A resample with no question in the metric's denominator says nothing about it.
         if (!Number.isNaN(x)) rateDraws.get(name)?.get(m)?.push(x);
@@ -140,6 +126,47 @@ export function bootstrapIntervals(
     out.set(name, entry);
   }
   return out;
+}
+
+/**
+ * The 95% interval of a ratio 100 · Σ num / Σ den over items resampled with replacement (e.g. the share of
+ * questions whose decision changed, or a mean difference with den 1 per question).
+ */
+export function bootstrapRatio(num: readonly number[], den: readonly number[], resamples = BOOTSTRAP_RESAMPLES, seed = BOOTSTRAP_SEED): Interval | null {
+  if (num.length !== den.length) throw new Error(`bootstrapRatio: ${num.length} numerators for ${den.length} denominators`);
+  const n = Float64Array.from(num);
+  const d = Float64Array.from(den);
+  const draws: number[] = [];
+  for (const w of resampleWeights(n.length, resamples, seed)) {
+    const x = weightedRate(n, d, w);
+    if (!Number.isNaN(x)) draws.push(x);
+  }
+  return percentileInterval(draws);
+}
+
+/** For each resample, how many times each of n items was drawn (n draws with replacement); none for n = 0. */
+function* resampleWeights(n: number, resamples: number, seed: number): Generator<Uint32Array> {
+  if (n === 0) return;
+  const rng = new Random(seed);
+  const w = new Uint32Array(n);
+  for (let b = 0; b < resamples; b++) {
+    w.fill(0);
+    for (let i = 0; i < n; i++) (w[rng.int(0, n - 1)] as number)++;
+    yield w;
+  }
+}
+
+/** 100 · Σ w·num / Σ w·den, NaN where the weighted denominator is 0. */
+function weightedRate(num: Float64Array, den: Float64Array, w: Uint32Array): number {
+  let a = 0;
+  let b = 0;
+  for (let i = 0; i < w.length; i++) {
+    const k = w[i] as number;
+    if (k === 0) continue;
+    a += k * (num[i] as number);
+    b += k * (den[i] as number);
+  }
+  return b > 0 ? (100 * a) / b : Number.NaN;
 }
 
 /** The central 95% of the draws (nearest-rank percentiles), or null where there are none. */

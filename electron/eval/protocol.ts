@@ -19,7 +19,7 @@ import { Store } from '../store/store';
 import { initialSlice } from '../engine/retrieve';
 import { normalize } from '../engine/text';
 import { evaluate, type MethodMetrics } from './harness';
-import { type Interval, settled } from './intervals';
+import { bootstrapRatio, type Interval, settled } from './intervals';
 import { AGAINST_METHOD, type Method, type MethodContext, resolveMethods } from './methods';
 
 const SetSpec = z
@@ -188,12 +188,22 @@ export interface InvarianceResult {
    * retriever's own sensitivity is in it) and single-pass (budget 0: the evidence model and the
    * arbitration alone).
    */
-  rewrites: Array<{ family: string; changed: number; singlePassChanged: number; queries: number }>;
+  rewrites: Array<{ family: string; changed: number; changedCi95: Interval | null; singlePassChanged: number; queries: number }>;
+  /** The mean of `changed` over the families, and its 95% interval (questions resampled with every family's rewrite). */
+  meanChanged: number | null;
+  meanChangedCi95: Interval | null;
   /**
    * CAMA's CMR with the metadata as written and dealt out at random, and the difference: the mean over
-   * the permutations, each of which is in `draws`.
+   * the permutations, each of which is in `draws`; `costCi95` resamples the minority questions, each with
+   * its answer as written and its answers under every permutation (paired).
    */
-  shuffle: { cmr: number | null; shuffledCmr: number | null; cost: number | null; draws: Array<{ seed: number; shuffledCmr: number | null }> };
+  shuffle: {
+    cmr: number | null;
+    shuffledCmr: number | null;
+    cost: number | null;
+    costCi95: Interval | null;
+    draws: Array<{ seed: number; shuffledCmr: number | null }>;
+  };
   maxChanged: number;
   maxShuffleCost: number;
 }
@@ -221,6 +231,8 @@ export async function runInvariance(opts: ProtocolOptions): Promise<InvarianceRe
   const plainDir = await generate('invariance', {});
   const plain = open(plainDir);
   const rewrites: InvarianceResult['rewrites'] = [];
+  let meanChanged: number | null = null;
+  let meanChangedCi95: Interval | null = null;
   try {
     const queries = plain.queries().filter((q) => q.answer !== undefined);
     const decide = async (store: Store, q: (typeof queries)[number], budget?: number) => {
@@ -231,44 +243,75 @@ export async function runInvariance(opts: ProtocolOptions): Promise<InvarianceRe
     const differ = (a: string | null, b: string | null) => (a === null) !== (b === null) || (a !== null && b !== null && normalize(a) !== normalize(b));
     const before = new Map<string, [string | null, string | null]>();
     for (const q of queries) before.set(q.id, [await decide(plain, q), await decide(plain, q, 0)]);
+    // Per question, in how many families its decision changed: the mean's interval resamples questions.
+    const changedIn = new Array<number>(queries.length).fill(0);
+    const ones = changedIn.map(() => 1);
     for (const family of inv.families) {
       const other = open(await generate(`as-${family}`, { wording: { rewriteAs: family } }));
       try {
-        let changed = 0;
+        const changed: number[] = [];
         let singlePassChanged = 0;
         for (const [i, q] of queries.entries()) {
           const [a, a0] = before.get(q.id) ?? [null, null];
-          if (differ(a, await decide(other, q))) changed++;
+          changed.push(differ(a, await decide(other, q)) ? 1 : 0);
+          changedIn[i] = (changedIn[i] as number) + (changed[i] as number);
           if (differ(a0, await decide(other, q, 0))) singlePassChanged++;
           opts.onProgress?.(`invariance: rewritten as ${family}`, i + 1, queries.length);
         }
         const pct = (n: number) => (100 * n) / Math.max(1, queries.length);
-        rewrites.push({ family, changed: pct(changed), singlePassChanged: pct(singlePassChanged), queries: queries.length });
+        rewrites.push({
+          family,
+          changed: pct(changed.reduce((a, b) => a + b, 0)),
+          changedCi95: bootstrapRatio(changed, ones),
+          singlePassChanged: pct(singlePassChanged),
+          queries: queries.length,
+        });
       } finally {
         other.close();
       }
     }
+    meanChanged = rewrites.length > 0 ? rewrites.reduce((a, w) => a + w.changed, 0) / rewrites.length : null;
+    meanChangedCi95 = rewrites.length > 0 ? bootstrapRatio(changedIn, ones.map(() => rewrites.length)) : null;
   } finally {
     plain.close();
   }
-  const cmrOf = async (metadata: 'keep' | 'shuffled', shuffleSeed?: number): Promise<number | null> => {
+  /** CAMA's CMR, and whether it answered each minority question right (by id), for the pairing. */
+  const cmrOf = async (metadata: 'keep' | 'shuffled', shuffleSeed?: number): Promise<{ cmr: number | null; right: Map<string, boolean> }> => {
     const store = open(plainDir, metadata, shuffleSeed);
     const label = metadata === 'keep' ? 'metadata keep' : `metadata shuffled (seed ${shuffleSeed})`;
+    const right = new Map<string, boolean>();
     try {
-      const report = await evaluate(store, { bundle: `${set.name} ${label}`, methods: [cama], context: opts.context, onProgress: (d, t) => opts.onProgress?.(`invariance: ${label}`, d, t) });
-      return report.methods.cama?.cmr ?? null;
+      const report = await evaluate(store, {
+        bundle: `${set.name} ${label}`,
+        methods: [cama],
+        context: opts.context,
+        onProgress: (d, t) => opts.onProgress?.(`invariance: ${label}`, d, t),
+        onOutcome: (o) => void (o.minority && right.set(o.queryId, o.methods[0]?.correct ?? false)),
+      });
+      return { cmr: report.methods.cama?.cmr ?? null, right };
     } finally {
       store.close();
     }
   };
-  const cmr = await cmrOf('keep');
+  const kept = await cmrOf('keep');
+  const cmr = kept.cmr;
   const draws: InvarianceResult['shuffle']['draws'] = [];
-  for (const seed of inv.shuffleSeeds ?? [METADATA_SHUFFLE_SEED]) draws.push({ seed, shuffledCmr: await cmrOf('shuffled', seed) });
+  const shuffledRight: Array<Map<string, boolean>> = [];
+  for (const seed of inv.shuffleSeeds ?? [METADATA_SHUFFLE_SEED]) {
+    const r = await cmrOf('shuffled', seed);
+    draws.push({ seed, shuffledCmr: r.cmr });
+    shuffledRight.push(r.right);
+  }
   const shuffledCmr = draws.some((d) => d.shuffledCmr === null) ? null : draws.reduce((a, d) => a + (d.shuffledCmr as number), 0) / draws.length;
+  // The cost per minority question (tagged by the set, so the same questions in every permutation): right
+  // as written, minus the share of permutations under which it stays right.
+  const costs = [...kept.right].map(([id, ok]) => (ok ? 1 : 0) - shuffledRight.reduce((a, m) => a + (m.get(id) ? 1 : 0), 0) / shuffledRight.length);
   return {
     set: set.name,
     rewrites,
-    shuffle: { cmr, shuffledCmr, cost: cmr === null || shuffledCmr === null ? null : cmr - shuffledCmr, draws },
+    meanChanged,
+    meanChangedCi95,
+    shuffle: { cmr, shuffledCmr, cost: cmr === null || shuffledCmr === null ? null : cmr - shuffledCmr, costCi95: bootstrapRatio(costs, costs.map(() => 1)), draws },
     maxChanged: inv.maxChanged,
     maxShuffleCost: inv.maxShuffleCost,
   };
@@ -276,14 +319,26 @@ export async function runInvariance(opts: ProtocolOptions): Promise<InvarianceRe
 
 /** The invariance results as Markdown, with each bound checked. */
 export function renderInvariance(r: InvarianceResult): string {
+  const ci = (i: Interval | null | undefined) => (i ? ` (95% ${f1(i[0])} to ${f1(i[1])})` : '');
+  /** Within the bound or not, and whether the interval settles it. */
+  const verdict = (x: number | null, i: Interval | null | undefined, bound: number, yes: string, no: string): string => {
+    const pass = x !== null && x <= bound;
+    const how = settled(i, bound, pass, 'atMost');
+    return `${pass ? yes : no}${how === 'unknown' ? '' : how === 'clear' ? ', clearly' : ', within noise'}`;
+  };
   const lines = [
     `Invariance on ${r.set} (the set rewritten in one family, same facts, claims, metadata and provenance, same initial slices; bound: decision changed on at most ${r.maxChanged}% of queries):`,
     '',
-    '| rewritten as | queries | cama decisions changed (%) | within bound | single-pass decisions changed (%) |',
+    '| rewritten as | queries | cama decisions changed (%), 95% interval | within bound | single-pass decisions changed (%) |',
     '|---|---|---|---|---|',
-    ...r.rewrites.map((w) => `| ${w.family} | ${w.queries} | ${w.changed.toFixed(1)} | ${w.changed <= r.maxChanged ? 'yes' : 'NO'} | ${w.singlePassChanged.toFixed(1)} |`),
+    ...r.rewrites.map(
+      (w) => `| ${w.family} | ${w.queries} | ${w.changed.toFixed(1)}${ci(w.changedCi95)} | ${verdict(w.changed, w.changedCi95, r.maxChanged, 'yes', 'NO')} | ${w.singlePassChanged.toFixed(1)} |`,
+    ),
+    ...(r.meanChanged !== null && r.meanChanged !== undefined
+      ? [`| mean over the families | | ${r.meanChanged.toFixed(1)}${ci(r.meanChangedCi95)} | ${verdict(r.meanChanged, r.meanChangedCi95, r.maxChanged, 'yes', 'NO')} | |`]
+      : []),
     '',
-    `Metadata dealt out at random (kind, observed, source_type): cama CMR ${f1(r.shuffle.cmr)} -> ${f1(r.shuffle.shuffledCmr)}${r.shuffle.draws.length > 1 ? ` on average over ${r.shuffle.draws.length} permutations` : ''}, cost ${f1(r.shuffle.cost)} points (bound ${r.maxShuffleCost}: ${r.shuffle.cost !== null && r.shuffle.cost <= r.maxShuffleCost ? 'within' : 'OUT OF BOUND'}).`,
+    `Metadata dealt out at random (kind, observed, source_type): cama CMR ${f1(r.shuffle.cmr)} -> ${f1(r.shuffle.shuffledCmr)}${r.shuffle.draws.length > 1 ? ` on average over ${r.shuffle.draws.length} permutations` : ''}, cost ${f1(r.shuffle.cost)} points${ci(r.shuffle.costCi95)} (bound ${r.maxShuffleCost}: ${verdict(r.shuffle.cost, r.shuffle.costCi95, r.maxShuffleCost, 'within', 'OUT OF BOUND')}).`,
     ...(r.shuffle.draws.length > 1 ? [`Cost per permutation (seed: points): ${r.shuffle.draws.map((d) => `${d.seed}: ${f1(r.shuffle.cmr === null || d.shuffledCmr === null ? null : r.shuffle.cmr - d.shuffledCmr)}`).join(', ')}.`] : []),
   ];
   return lines.join('\n');
@@ -423,7 +478,10 @@ export function renderComparison(rows: readonly ProtocolRow[]): string | null {
   });
   const head = '| set | prov. | claims | Acc: cama vs against, lead (95%) | CMR: cama vs against, lead (95%) | RS: cama vs against, difference (95%) |';
   const rule = `|${head.split('|').slice(1, -1).map(() => '---').join('|')}|`;
-  const summary = `Of ${figures} paired figures, the run's model is clearly better on ${better} and clearly worse on ${worse} (the interval of the difference excludes 0); the rest are within noise.`;
+  // Two equally good models still get about one figure in twenty settled, half each way, by chance.
+  const summary =
+    `Of ${figures} paired figures, the run's model is clearly better on ${better} and clearly worse on ${worse} (the interval of the difference excludes 0); the rest are within noise. ` +
+    `Between two equally good models about ${(figures * 0.05).toFixed(1)} of ${figures} would come out settled by chance, half each way.`;
   return [head, rule, ...lines, '', summary].join('\n');
 }
 

@@ -156,7 +156,9 @@ describe('the evaluation protocol', () => {
     expect(a.cama!.ci95!.accuracy![1] - a.cama!.ci95!.accuracy![0]).toBeGreaterThan(10);
     const table = renderComparison(same)!.split('\n');
     expect(table[2]).toMatch(/^\| tiny \| 0\.5 \| keep \| \d+\.\d vs \d+\.\d: \+0\.0 \(0\.0 to 0\.0\) \|/);
-    expect(table.at(-1)).toBe("Of 3 paired figures, the run's model is clearly better on 0 and clearly worse on 0 (the interval of the difference excludes 0); the rest are within noise.");
+    expect(table.at(-1)).toBe(
+      "Of 3 paired figures, the run's model is clearly better on 0 and clearly worse on 0 (the interval of the difference excludes 0); the rest are within noise. Between two equally good models about 0.2 of 3 would come out settled by chance, half each way.",
+    );
     // Judged as the subject, the second engine meets the same targets as cama, but its leads over the
     // rivals have no interval: the run's paired leads are cama's.
     const mine = protocolChecks(same, config.targets);
@@ -175,11 +177,20 @@ describe('the evaluation protocol', () => {
       claims: ['keep'],
       methods: ['cama'],
       targets: { cmr: 75, rs: 8, err: 40, textAccuracy: 60 },
-      invariance: { set: 'tiny', families: ['terse'], maxChanged: 5, maxShuffleCost: 10, shuffleSeeds: [1, 2, 3] },
+      invariance: { set: 'tiny', families: ['terse', 'prose'], maxChanged: 5, maxShuffleCost: 10, shuffleSeeds: [1, 2, 3] },
     };
     const c = engineConfig();
     const r = (await runInvariance({ config, configDir: dir, dir: path.join(dir, 'sets'), context: { config: c, model: heuristicModel(c.duplicateThreshold), policy: heuristicPolicy } }))!;
-    expect(r.rewrites.map((w) => [w.family, w.queries])).toEqual([['terse', 24]]);
+    expect(r.rewrites.map((w) => [w.family, w.queries])).toEqual([['terse', 24], ['prose', 24]]);
+    // Each share of changed decisions, their mean and the shuffle's cost come with a 95% interval around them.
+    const around = (x: number | null, i: [number, number] | null) => {
+      expect(i![0]).toBeLessThanOrEqual(x!);
+      expect(i![1]).toBeGreaterThanOrEqual(x!);
+    };
+    for (const w of r.rewrites) around(w.changed, w.changedCi95);
+    expect(r.meanChanged).toBeCloseTo((r.rewrites[0]!.changed + r.rewrites[1]!.changed) / 2, 9);
+    around(r.meanChanged, r.meanChangedCi95);
+    around(r.shuffle.cost, r.shuffle.costCi95);
     expect(r.shuffle.draws.map((d) => d.seed)).toEqual([1, 2, 3]);
     // The cost is the CMR kept minus the mean over the permutations, each of which is reported.
     const mean = r.shuffle.draws.reduce((a, d) => a + d.shuffledCmr!, 0) / 3;
@@ -187,6 +198,8 @@ describe('the evaluation protocol', () => {
     expect(r.shuffle.cost).toBeCloseTo(r.shuffle.cmr! - mean, 9);
     const text = renderInvariance(r);
     expect(text).toContain('on average over 3 permutations');
+    expect(text).toMatch(/^\| mean over the families \| \| \d+\.\d \(95% \d+\.\d to \d+\.\d\) \| (yes|NO), (clearly|within noise) \| \|$/m);
+    expect(text).toMatch(/cost -?\d+\.\d points \(95% -?\d+\.\d to -?\d+\.\d\) \(bound 10: (within|OUT OF BOUND), (clearly|within noise)\)/);
     expect(text).toMatch(/Cost per permutation \(seed: points\): 1: -?\d+\.\d, 2: -?\d+\.\d, 3: -?\d+\.\d\./);
   });
 
