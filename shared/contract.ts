@@ -72,8 +72,14 @@ export const API = {
     'run CAMA on every query of the current store that has no analysis yet, or on all of them again (a job)',
   ),
   startEval: call<JobStatus>()(
-    z.object({ methods: z.array(z.string().min(1).max(100)).min(1).max(50).optional() }).strict(),
-    'evaluate methods on the current store and save the run (a job)',
+    z
+      .object({
+        methods: z.array(z.string().min(1).max(100)).min(1).max(50).optional(),
+        /** A model's name (as `models` lists it) or "heuristic": scored beside cama as cama_against, with cama's paired lead over it. */
+        against: z.string().min(1).max(200).optional(),
+      })
+      .strict(),
+    'evaluate methods on the current store and save the run (a job); `against` also scores cama with another model, for a paired comparison',
   ),
   job: call<JobStatus>()(z.object({ id }).strict(), "a job's progress"),
   queries: call<QueryRow[]>()(none, "the browser's rows: every query with its vote, CAMA's decision and flags"),

@@ -282,13 +282,19 @@ export class WorkbenchService {
       return job.status;
     },
     startAnalyse: ({ all }) => this.startJob({ kind: 'analyse', storePath: this.current().path, all }, all ? 'analysing every question again' : 'analysing'),
-    startEval: ({ methods }) => {
-      const names = methods ?? DEFAULT_METHODS;
+    startEval: ({ methods, against }) => {
+      let names = methods ?? DEFAULT_METHODS;
       const resolved = resolveMethods(names); // unknown names fail here, with the list of known ones
       const store = this.current();
       // The LLM configuration (its key included) travels to the worker thread only; refused here, saying what to set, when there is none.
       const llm = resolved.some((m) => m.llm) ? this.llm.config() : undefined;
-      return this.startJob({ kind: 'eval', storePath: store.path, methods: names, label: basename(store.path), ...(llm ? { llm } : {}) }, 'evaluating');
+      // The model to compare with, by its listed name (an unknown name fails here, listing the known ones); cama joins the run, whose lead it is.
+      const againstFile = against !== undefined ? this.diffEngines.modelFile(against) : undefined;
+      if (againstFile !== undefined && !names.includes('cama')) names = ['cama', ...names];
+      return this.startJob(
+        { kind: 'eval', storePath: store.path, methods: names, label: basename(store.path), ...(llm ? { llm } : {}), ...(againstFile !== undefined ? { against: againstFile } : {}) },
+        'evaluating',
+      );
     },
     job: ({ id }) => this.jobs.status(id),
     queries: () => queryRows(this.current()),

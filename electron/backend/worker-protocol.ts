@@ -25,7 +25,15 @@ export type JobRequest =
   | (JobBase & { kind: 'import'; dir: string; /** Web mode: the granted folders every bundle file must lie in. */ within?: string[] })
   | (JobBase & { kind: 'export'; dir: string })
   | (JobBase & { kind: 'analyse'; all?: boolean })
-  | (JobBase & { kind: 'eval'; methods: string[]; label: string; /** For the LLM methods (key included: it stays in this process). */ llm?: LlmConfig })
+  | (JobBase & {
+      kind: 'eval';
+      methods: string[];
+      label: string;
+      /** For the LLM methods (key included: it stays in this process). */
+      llm?: LlmConfig;
+      /** A model file (or 'heuristic') to score beside cama as `cama_against`, for the paired comparison. */
+      against?: string;
+    })
   | (JobBase & { kind: 'demo'; bundleDir?: string; seed?: number; queries?: number })
   | (JobBase & { kind: 'train'; out: string; validation: string; epochs: number; mu: number; seed: number; useLabels: boolean; useWeakLabels?: boolean; examples?: TrainingExamples });
 

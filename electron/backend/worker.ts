@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { exportBundle } from '../bundle/export';
 import { importBundle } from '../bundle/import';
-import { resolveMethods } from '../eval/methods';
+import { againstMethod, resolveMethods } from '../eval/methods';
 import { evaluateAndSave } from '../eval/persist';
 import { openLlmClient } from '../llm/session';
-import { loadEngine } from '../runtime/setup';
+import { loadAgainstEngine, loadEngine } from '../runtime/setup';
 import { simulatorConfig } from '../simulator/config';
 import { simulate } from '../simulator/simulate';
 import { Store } from '../store/store';
@@ -41,9 +41,10 @@ async function run(req: JobRequest): Promise<unknown> {
       case 'analyse':
         return { analysed: await analyseStore(store, setup, progress('analysing'), { all: req.all }) };
       case 'eval': {
+        const against = req.against !== undefined ? againstMethod(await loadAgainstEngine({}, req.against)) : undefined;
         const { runId, report } = await evaluateAndSave(store, {
           bundle: req.label,
-          methods: resolveMethods(req.methods),
+          methods: [...resolveMethods(req.methods), ...(against ? [against] : [])],
           // LLM answers are cached in the store's llm_cache, so a re-run asks nothing again.
           context: req.llm ? { ...setup, llm: openLlmClient(req.llm, store) } : setup,
           onProgress: progress('evaluating'),

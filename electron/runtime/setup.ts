@@ -17,7 +17,7 @@
 
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { type EngineConfig, engineConfig } from '../engine/config';
 import { heuristicModel } from '../engine/evidence/heuristic';
 import type { EvidenceModel } from '../engine/evidence/model';
@@ -117,6 +117,18 @@ export async function loadEngine(overrides: unknown = {}, opts: LoadEngineOption
     }
   }
   return withPolicy(setup, modelFile, overrideObject(overrides), modelsDir, opts);
+}
+
+/**
+ * The engine a comparison runs beside the main one (`eval --against`, the workbench's "compare with"):
+ * `model` (a file, or 'heuristic') with `policy`, or else the policy.onnx beside the model file (a training
+ * run writes its policy there), or else the heuristic policy; the same engine settings. `label` names both.
+ */
+export async function loadAgainstEngine(overrides: unknown, model: string, policy?: string, source?: string): Promise<EngineSetup & { label: string }> {
+  const beside = join(dirname(resolve(model)), POLICY_FILE);
+  const chosen = policy ?? (model !== 'heuristic' && existsSync(beside) ? beside : 'heuristic');
+  const setup = await loadEngine(overrides, { model, policy: chosen, source });
+  return { ...setup, label: `the evidence model ${model} and the policy ${chosen}` };
 }
 
 const sha256Of = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');

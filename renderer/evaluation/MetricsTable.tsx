@@ -76,7 +76,8 @@ function denominators(methods: Array<[string, EvalMetricsView]>): string {
 export function MetricsTable({ methods, nQueries }: { methods: Record<string, EvalMetricsView>; nQueries: number }) {
   const rows = Object.entries(methods);
   const best = bestValues(rows);
-  const [showIntervals, setShowIntervals] = useState(false);
+  // A run that compares two models (cama_against) is read by its paired leads: shown from the start.
+  const [showIntervals, setShowIntervals] = useState(() => 'cama_against' in methods);
   // Runs saved before the intervals were computed have none: no toggle for them.
   const hasIntervals = rows.some(([, m]) => m.ci95);
   const hasLead = rows.some(([, m]) => m.cama_lead_ci95);

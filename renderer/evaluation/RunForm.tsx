@@ -21,6 +21,10 @@ function runIdOf(result: unknown): number | null {
 
 export function RunForm({ hasStore }: { hasStore: boolean }) {
   const listed = useFetch('evalMethods', () => api.evalMethods({}));
+  const revision = useSession((s) => s.revision);
+  const models = useFetch(`models:${revision}`, () => api.models({}));
+  // A second model to score beside cama (cama_against), for the paired comparison; '' for none.
+  const [against, setAgainst] = useState('');
   const methods = listed.data ?? NO_METHODS;
   // Every offline method is chosen until the user unticks one; an LLM method only once ticked (it costs calls).
   const [unticked, setUnticked] = useState<ReadonlySet<string>>(() => new Set());
@@ -54,7 +58,7 @@ export function RunForm({ hasStore }: { hasStore: boolean }) {
   const start = () => {
     // Keep the table's order (baselines first), whatever order the boxes were ticked in.
     const names = methods.map((m) => m.name).filter((n) => chosen.has(n));
-    void runJob('eval', () => api.startEval({ methods: names }), (status) => {
+    void runJob('eval', () => api.startEval({ methods: names, ...(against ? { against } : {}) }), (status) => {
       const id = runIdOf(status.result);
       // A run belongs to the store it ran on: show it only if that store is still the open one.
       const current = useSession.getState().session?.store?.path;
@@ -81,6 +85,20 @@ export function RunForm({ hasStore }: { hasStore: boolean }) {
           </p>
         </fieldset>
       )}
+      <label className="run-form-against" title="cama with another evidence model, scored on the same slices as cama_against: the run's page then gives cama's lead over it question for question, with its 95% interval (is one model better, or only luckier on these questions?)">
+        compare with
+        <select value={against} onChange={(e) => setAgainst(e.target.value)} disabled={running} data-testid="eval-against">
+          <option value="">no other model</option>
+          {(models.data ?? [])
+            .filter((m) => !m.active)
+            .map((m) => (
+              <option key={m.name} value={m.name}>
+                {m.name} ({m.origin})
+              </option>
+            ))}
+          <option value="heuristic">heuristic provider</option>
+        </select>
+      </label>
       <div className="run-form-actions">
         <Button variant="link" onClick={() => setUnticked(new Set())} disabled={running}>
           all

@@ -165,6 +165,15 @@ describe('jobs', () => {
     const res = await service.dispatch('startEval', { methods: ['oracle'] });
     expect(res.error?.message).toMatch(/unknown method "oracle"/);
   });
+
+  it('compares with another model only by a listed name, never a path, and refuses before starting anything', async () => {
+    const runs = (await ok('evalRuns', {})).length;
+    for (const against of ['nope', '../../etc/passwd']) {
+      const res = await service.dispatch('startEval', { methods: ['cama'], against });
+      expect(res.error?.message).toContain(`no model named "${against}": the workbench has`);
+    }
+    expect(await ok('evalRuns', {})).toHaveLength(runs);
+  });
 });
 
 describe('labels', () => {

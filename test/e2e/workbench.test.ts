@@ -129,6 +129,23 @@ describe('the workbench in a browser', () => {
     await wb.shot('evaluation');
   });
 
+  it('compares cama with another model on the same questions: its row, and cama\'s paired lead over it', async () => {
+    await wb.page.goto(`${wb.web.url}#/eval`);
+    const boxes = wb.page.locator('[data-testid^="eval-method-"]');
+    await boxes.first().waitFor();
+    for (const id of await boxes.evaluateAll((els) => els.map((e) => e.getAttribute('data-testid') as string))) {
+      if (id !== 'eval-method-cama') await wb.page.getByTestId(id).uncheck();
+    }
+    await wb.page.getByTestId('eval-against').selectOption('heuristic');
+    await wb.page.getByTestId('eval-run-button').click();
+    await untilShownOrJobFails(wb.page, wb.page.locator('tr[data-method="cama_against"]'), 'eval');
+    const saved = await wb.api('evalRun', { id: (await wb.api('evalRuns'))[0]!.id });
+    expect(Object.keys(saved.report!.methods)).toEqual(['cama', 'cama_against']);
+    // The leads are shown from the start in a comparison run.
+    const lead = saved.report!.methods.cama_against!.cama_lead_ci95!.cmr;
+    expect(await wb.page.locator('tr[data-method="cama_against"]').getByTestId('cama-lead').textContent()).toBe(lead ? `${lead[0].toFixed(1)}–${lead[1].toFixed(1)}` : '—');
+  });
+
   it('deletes a saved run from its page, after asking', async () => {
     const before = await wb.api('evalRuns');
     const id = before[0]?.id as number;

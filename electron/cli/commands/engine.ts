@@ -2,10 +2,9 @@
 // chosen by --model (a .onnx file, or 'heuristic'); without it, models/default.onnx when present; the
 // recovery policy by --policy likewise (models/policy.onnx when present).
 
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { POLICY_FILE } from '../../policy/card';
-import { type EngineSetup, loadEngine, engineSetup as setupFrom } from '../../runtime/setup';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type EngineSetup, loadAgainstEngine, loadEngine, engineSetup as setupFrom } from '../../runtime/setup';
 import { cliIo } from '../io';
 
 export { describeSetup } from '../../runtime/setup';
@@ -46,14 +45,9 @@ export const AGAINST_OPTION_HELP =
 /** --against-policy's help text. */
 export const AGAINST_POLICY_OPTION_HELP = "the recovery policy for --against (a .onnx file, or 'heuristic'; default: the policy.onnx beside the --against model when there is one, else the heuristic policy)";
 
-/**
- * The engine `--against` names: that evidence model with `policy`, or else the policy.onnx beside it (a
- * training run writes its policy there), or else the heuristic policy; the same engine settings as the run.
- */
+/** The engine `--against` names (runtime/setup.ts, loadAgainstEngine); its notes go to stderr. */
 export async function loadAgainstSetup(configFile: string | undefined, model: string, policy?: string): Promise<EngineSetup & { label: string }> {
-  const beside = join(dirname(resolve(model)), POLICY_FILE);
-  const chosen = policy ?? (model !== 'heuristic' && existsSync(beside) ? beside : 'heuristic');
-  const setup = await loadEngine(readOverrides(configFile), { model, policy: chosen, source: configFile });
+  const setup = await loadAgainstEngine(readOverrides(configFile), model, policy, configFile);
   for (const note of setup.notes ?? []) cliIo().err(`cama: --against: ${note}\n`);
-  return { ...setup, label: `the evidence model ${model} and the policy ${chosen}` };
+  return setup;
 }

@@ -8,17 +8,13 @@
 // Results are in the README ("Shuffled rewrites").
 import { parseArgs } from 'node:util';
 import { importBundle } from '../../../electron/bundle/import';
-import type { EvidenceOutput, SliceInput } from '../../../electron/engine/evidence/model';
 import { initialSlice } from '../../../electron/engine/retrieve';
 import { normalize } from '../../../electron/engine/text';
 import { resolveMethods } from '../../../electron/eval/methods';
-import { featurize, SUPPORT_DIM } from '../../../electron/model/featurizer';
-import { type GraphOutputs, mixSupport, OnnxEvidenceModel, reliabilityHeadOf } from '../../../electron/model/onnx-model';
-import { TEXT_DIM } from '../../../electron/model/text-hash';
+import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
 import { loadEngine } from '../../../electron/runtime/setup';
 import { Store } from '../../../electron/store/store';
-import { slotAssignment, stancesOf } from '../../../shared/math/assignment';
-import { matrix } from '../../../shared/math/matrix';
+import { ensembleOf } from './ensemble';
 
 const { values, positionals: args } = parseArgs({ options: { models: { type: 'string' }, policy: { type: 'string' } }, allowPositionals: true });
 const models = values.models?.split(',');
@@ -30,25 +26,8 @@ const engine = await loadEngine({}, { model: models[0], ...(policy ? { policy } 
 if (!(engine.model instanceof OnnxEvidenceModel)) throw new Error(`${models[0]}: not a trained model`);
 const first: OnnxEvidenceModel = engine.model;
 const members = [first, ...(await Promise.all(models.slice(1).map((f) => OnnxEvidenceModel.load(f))))];
-if (members.some((m) => m.info.featurizer !== first.info.featurizer)) throw new Error('the models must share a featurizer version');
 
-/** OnnxEvidenceModel.infer with every graph output the mean over the members. */
-async function ensembleInfer(input: SliceInput): Promise<EvidenceOutput> {
-  const K = input.memories.length;
-  if (K === 0) return { assignment: matrix(0, input.slots) };
-  const f = featurize(input, first.info.featurizer);
-  const fed = f.L > 0 ? f : { ...f, L: 1, hypotheses: new Float32Array(TEXT_DIM), support: new Float32Array(K * SUPPORT_DIM) };
-  const outs = await Promise.all(members.map((m) => m.run(fed)));
-  const mean = (k: keyof GraphOutputs): Float32Array => {
-    const r = new Float32Array(outs[0]?.[k].length ?? 0);
-    for (const o of outs) for (let i = 0; i < r.length; i++) r[i] = (r[i] as number) + (o[k][i] as number) / outs.length;
-    return r;
-  };
-  const stance = stancesOf(input.claimSupport.support.data, K, f.L);
-  const { assignment } = slotAssignment(mean('affinity'), K, f.evidence, { ...first.slotOptions, stance });
-  return { assignment, support: mixSupport(input, mean('support')), reliabilityHead: reliabilityHeadOf(mean('reliabilityHead')), credibility: Float64Array.from(mean('credibility')) };
-}
-if (members.length > 1) Object.defineProperty(first, 'infer', { value: ensembleInfer });
+const ensemble = ensembleOf(first, members.slice(1));
 
 const cama = resolveMethods(['cama'])[0];
 if (!cama) throw new Error('no cama method');
@@ -62,7 +41,7 @@ const queries = plain.queries().filter((q) => q.answer !== undefined);
 const decide = async (store: Store, q: (typeof queries)[number], budget?: number): Promise<string | null> => {
   const initial = store.memories(initialSlice(plain, q, engine.config.k).map((m) => m.id));
   const config = budget === undefined ? engine.config : { ...engine.config, budget };
-  return (await cama.predict({ ...engine, config, source: store }, q, initial, 'base')).answer;
+  return (await cama.predict({ ...engine, model: ensemble, config, source: store }, q, initial, 'base')).answer;
 };
 const differ = (a: string | null, b: string | null) => (a === null) !== (b === null) || (a !== null && b !== null && normalize(a) !== normalize(b));
 const before = new Map<string, [string | null, string | null]>();
