@@ -191,3 +191,92 @@ export function settled(interval: Interval | null | undefined, bound: number, pa
   const better = direction === 'atLeast' ? hi : lo;
   return (pass ? passes(worse) : !passes(better)) ? 'clear' : 'noise';
 }
+
+/** One evaluated bundle's questions, for a pooled comparison: ids, flags, and each method's scores, in order. */
+export interface ScoredQuestions {
+  /** Rows of one group (e.g. one report set at several provenance rates) share their questions by id. */
+  group: string;
+  ids: readonly string[];
+  questions: readonly QuestionFlags[];
+  scores: ReadonlyMap<string, readonly QuestionScore[]>;
+}
+
+/**
+ * The mean over several rows of method `a`'s figure minus method `b`'s, with a paired 95% interval: each
+ * resample draws each group's questions once (by id, so a question weighs the same in every row of its
+ * group, as the rows share it) and groups independently. Pooling rows gives the interval the power one row
+ * lacks. Null for a metric no row scores.
+ */
+export function pooledLead(
+  rows: readonly ScoredQuestions[],
+  a: string,
+  b: string,
+  resamples = BOOTSTRAP_RESAMPLES,
+  seed = BOOTSTRAP_SEED,
+): Record<LeadMetric, { mean: number; ci95: Interval | null } | null> {
+  const groups = [...new Set(rows.map((r) => r.group))];
+  // Each group's question ids, and where each row's questions sit among them.
+  const idsOf = new Map(groups.map((g) => [g, [...new Set(rows.filter((r) => r.group === g).flatMap((r) => r.ids))]]));
+  const index = rows.map((r) => {
+    const ids = idsOf.get(r.group) as string[];
+    const at = new Map(ids.map((id, i) => [id, i]));
+    return r.ids.map((id) => at.get(id) as number);
+  });
+  const cols = rows.map((r) =>
+    Object.fromEntries(
+      LEAD_METRICS.map((m) => {
+        const col = (name: string) => {
+          const s = r.scores.get(name);
+          if (!s) throw new Error(`pooledLead: a row of ${r.group} has no scores for ${name}`);
+          const num = new Float64Array(r.ids.length);
+          const den = new Float64Array(r.ids.length);
+          r.questions.forEach((q, i) => ([num[i], den[i]] = terms(q, s[i] as QuestionScore, m)));
+          return { num, den };
+        };
+        return [m, { a: col(a), b: col(b) }];
+      }),
+    ) as Record<LeadMetric, { a: { num: Float64Array; den: Float64Array }; b: { num: Float64Array; den: Float64Array } }>,
+  );
+  /** The mean lead over the rows under per-row weights; NaN where no row scores the metric. */
+  const meanLead = (m: LeadMetric, weights: (row: number) => Uint32Array): number => {
+    let sum = 0;
+    let count = 0;
+    cols.forEach((c, r) => {
+      const w = weights(r);
+      const x = weightedRate(c[m].a.num, c[m].a.den, w) - weightedRate(c[m].b.num, c[m].b.den, w);
+      if (!Number.isNaN(x)) {
+        sum += x;
+        count++;
+      }
+    });
+    return count > 0 ? sum / count : Number.NaN;
+  };
+  const ones = index.map((ix) => new Uint32Array(ix.length).fill(1));
+  const point = Object.fromEntries(LEAD_METRICS.map((m) => [m, meanLead(m, (r) => ones[r] as Uint32Array)])) as Record<LeadMetric, number>;
+  const draws = Object.fromEntries(LEAD_METRICS.map((m) => [m, [] as number[]])) as Record<LeadMetric, number[]>;
+  const rng = new Random(seed);
+  const rowWeights = index.map((ix) => new Uint32Array(ix.length));
+  for (let s = 0; s < resamples; s++) {
+    // Each group's questions drawn once, with replacement; every row of the group takes those counts.
+    const counts = new Map<string, Uint32Array>();
+    for (const g of groups) {
+      const n = (idsOf.get(g) as string[]).length;
+      const w = new Uint32Array(n);
+      for (let i = 0; i < n; i++) (w[rng.int(0, n - 1)] as number)++;
+      counts.set(g, w);
+    }
+    rows.forEach((r, k) => {
+      const w = counts.get(r.group) as Uint32Array;
+      const rw = rowWeights[k] as Uint32Array;
+      (index[k] as number[]).forEach((gi, i) => (rw[i] = w[gi] as number));
+    });
+    for (const m of LEAD_METRICS) {
+      const x = meanLead(m, (r) => rowWeights[r] as Uint32Array);
+      if (!Number.isNaN(x)) draws[m].push(x);
+    }
+  }
+  return Object.fromEntries(LEAD_METRICS.map((m) => [m, Number.isNaN(point[m]) ? null : { mean: point[m], ci95: percentileInterval(draws[m]) }])) as Record<
+    LeadMetric,
+    { mean: number; ci95: Interval | null } | null
+  >;
+}

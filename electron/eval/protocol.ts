@@ -19,7 +19,7 @@ import { Store } from '../store/store';
 import { initialSlice } from '../engine/retrieve';
 import { normalize } from '../engine/text';
 import { evaluate, type MethodMetrics } from './harness';
-import { bootstrapRatio, type Interval, settled } from './intervals';
+import { bootstrapRatio, type Interval, pooledLead, type QuestionFlags, type QuestionScore, type ScoredQuestions, settled } from './intervals';
 import { AGAINST_METHOD, type Method, type MethodContext, resolveMethods } from './methods';
 
 const SetSpec = z
@@ -94,6 +94,8 @@ export interface ProtocolOptions {
   only?: readonly string[];
   /** Methods scored beside the config's (e.g. `cama_against`, protocol --against). */
   extraMethods?: readonly Method[];
+  /** Each row's questions with every method's scores (for a pooled comparison, intervals.ts pooledLead), grouped by set. */
+  onScored?: (row: ProtocolRow, scored: ScoredQuestions) => void;
   onProgress?: (label: string, done: number, total: number) => void;
 }
 
@@ -160,9 +162,22 @@ export async function runProtocol(opts: ProtocolOptions): Promise<ProtocolRow[]>
         try {
           importBundle(store, dir, { claims });
           const label = `${set.name} p=${rate} claims=${claims}`;
-          const report = await evaluate(store, { bundle: label, methods, context: opts.context, onProgress: (d, t) => opts.onProgress?.(label, d, t) });
+          const scored = { group: set.name, ids: [] as string[], questions: [] as QuestionFlags[], scores: new Map(methods.map((m) => [m.name, [] as QuestionScore[]])) };
+          const report = await evaluate(store, {
+            bundle: label,
+            methods,
+            context: opts.context,
+            onProgress: (d, t) => opts.onProgress?.(label, d, t),
+            onOutcome: opts.onScored
+              ? (o) => {
+                  scored.ids.push(o.queryId);
+                  scored.questions.push({ minority: o.minority, insufficient: o.insufficient, hasCorr: o.hasCorr, hasInd: o.hasInd });
+                  for (const m of o.methods) scored.scores.get(m.method)?.push({ correct: m.correct, flipped: m.flipped, iegGain: m.iegGain });
+                }
+              : undefined,
+          });
           const any = Object.values(report.methods)[0];
-          rows.push({
+          const row: ProtocolRow = {
             set: set.name,
             provenance: rate,
             claims,
@@ -170,7 +185,9 @@ export async function runProtocol(opts: ProtocolOptions): Promise<ProtocolRow[]>
             nMinor: any?.n_minor ?? 0,
             claimCoverage: report.claim_coverage ?? 0,
             methods: report.methods,
-          });
+          };
+          rows.push(row);
+          opts.onScored?.(row, scored);
         } finally {
           store.close();
         }
@@ -437,6 +454,35 @@ export function summarizeChecks(checks: readonly Check[]): string {
 }
 
 const f1 = (x: number | null | undefined) => (x == null ? '–' : x.toFixed(1));
+
+/**
+ * The pooled comparison under the per-row one: for the rows with claims and those without, the mean over
+ * the rows of cama's lead over `cama_against`, with one interval that resamples each set's questions once
+ * for all its rows. Pooled, a lead of a point or two can be settled that no single row settles.
+ */
+export function renderPooled(scored: readonly { row: ProtocolRow; scored: ScoredQuestions }[]): string | null {
+  if (!scored.some((s) => s.scored.scores.has(AGAINST_METHOD))) return null;
+  const lines = (['keep', 'none'] as const).flatMap((claims) => {
+    const rows = scored.filter((s) => s.row.claims === claims).map((s) => s.scored);
+    if (rows.length === 0) return [];
+    const p = pooledLead(rows, 'cama', AGAINST_METHOD);
+    const cell = (k: 'accuracy' | 'cmr' | 'rs', better: 'up' | 'down') => {
+      const x = p[k];
+      if (!x) return '–';
+      const [lo, hi] = x.ci95 ?? [Number.NaN, Number.NaN];
+      const mark = lo > 0 ? (better === 'up' ? ' **better**' : ' **worse**') : hi < 0 ? (better === 'up' ? ' **worse**' : ' **better**') : '';
+      return `${x.mean >= 0 ? '+' : ''}${x.mean.toFixed(1)} (${f1(lo)} to ${f1(hi)})${mark}`;
+    };
+    return [`| ${claims === 'keep' ? 'with claims' : 'without claims'} | ${rows.length} | ${cell('accuracy', 'up')} | ${cell('cmr', 'up')} | ${cell('rs', 'down')} |`];
+  });
+  return [
+    "Pooled over the rows (the mean of cama's per-row lead; each set's questions resampled once for all its rows):",
+    '',
+    '| rows | n | Acc lead (95%) | CMR lead (95%) | RS difference (95%) |',
+    '|---|---|---|---|---|',
+    ...lines,
+  ].join('\n');
+}
 
 /**
  * `protocol --against`: per row, the run's model (`cama`) beside the one it is compared with

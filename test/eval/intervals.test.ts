@@ -1,7 +1,7 @@
 // The reports' 95% intervals: a bootstrap over questions whose width is what sampling alone would give,
 // paired between methods, and the verdicts they settle (or do not) for the protocol's targets.
 import { describe, expect, it } from 'vitest';
-import { bootstrapIntervals, percentileInterval, type QuestionFlags, type QuestionScore, settled } from '../../electron/eval/intervals';
+import { bootstrapIntervals, percentileInterval, pooledLead, type QuestionFlags, type QuestionScore, type ScoredQuestions, settled } from '../../electron/eval/intervals';
 
 const flags = (n: number, over: (i: number) => Partial<QuestionFlags> = () => ({})): QuestionFlags[] =>
   Array.from({ length: n }, (_, i) => ({ minority: false, insufficient: false, hasCorr: false, hasInd: false, ...over(i) }));
@@ -79,5 +79,40 @@ describe('whether an interval settles a verdict', () => {
     expect(settled([0, 3], 0, true, 'atLeast', true)).toBe('noise');
     expect(settled([0.5, 3], 0, true, 'atLeast', true)).toBe('clear');
     expect(settled(null, 75, true, 'atLeast')).toBe('unknown');
+  });
+});
+
+describe('a lead pooled over rows', () => {
+  /** A row of `n` minority questions: a right on the even ones, b the same but wrong on the first `worse` of them. */
+  const row = (group: string, n: number, worse: number): ScoredQuestions => {
+    const a = Array.from({ length: n }, (_, i) => ({ correct: i % 2 === 0 }));
+    const b = a.map((s, i) => ({ correct: s.correct && i >= 2 * worse }));
+    return { group, ids: a.map((_, i) => `q${i}`), questions: flags(n, () => ({ minority: true })), scores: new Map([['a', a], ['b', b]]) };
+  };
+
+  it('settles what no row settles alone: a lead of one question in a hundred on each of ten sets', () => {
+    const one = pooledLead([row('s0', 100, 1)], 'a', 'b');
+    expect(one.cmr!.mean).toBeCloseTo(1, 9);
+    expect(one.cmr!.ci95![0]).toBe(0); // a third of resamples miss the one question
+    const rows = Array.from({ length: 10 }, (_, g) => row(`s${g}`, 100, 1));
+    const pooled = pooledLead(rows, 'a', 'b');
+    expect(pooled.cmr!.mean).toBeCloseTo(1, 9);
+    expect(pooled.cmr!.ci95![0]).toBeGreaterThan(0);
+    expect(pooled.cmr!.ci95![1]).toBeLessThan(2);
+    expect(pooled.rs).toBeNull();
+  });
+
+  it('weighs a question alike in every row of its group: two copies of a row are that row', () => {
+    const r = row('s', 80, 3);
+    expect(pooledLead([r, r], 'a', 'b')).toEqual(pooledLead([r], 'a', 'b'));
+    // Two groups are drawn independently: the same two rows as two sets give a narrower interval.
+    const apart = pooledLead([r, { ...r, group: 't' }], 'a', 'b').cmr!.ci95!;
+    const together = pooledLead([r, r], 'a', 'b').cmr!.ci95!;
+    expect(apart[1] - apart[0]).toBeLessThan(together[1] - together[0]);
+  });
+
+  it('names a row without the method asked for', () => {
+    const r = row('s', 10, 1);
+    expect(() => pooledLead([r], 'a', 'c')).toThrow(/a row of s has no scores for c/);
   });
 });

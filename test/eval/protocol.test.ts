@@ -6,13 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { engineConfig } from '../../electron/engine/config';
 import { heuristicModel } from '../../electron/engine/evidence/heuristic';
 import { heuristicPolicy } from '../../electron/engine/policy';
+import type { ScoredQuestions } from '../../electron/eval/intervals';
 import { againstMethod } from '../../electron/eval/methods';
 import {
   type ProtocolConfig,
   protocolChecks,
   readProtocol,
+  type ProtocolRow,
   renderComparison,
   renderInvariance,
+  renderPooled,
   renderProtocol,
   runInvariance,
   runProtocol,
@@ -146,8 +149,9 @@ describe('the evaluation protocol', () => {
     };
     const c = engineConfig();
     const context = { config: c, model: heuristicModel(c.duplicateThreshold), policy: heuristicPolicy };
+    const scored: Array<{ row: ProtocolRow; scored: ScoredQuestions }> = [];
     const run = (against: Parameters<typeof againstMethod>[0]) =>
-      runProtocol({ config, configDir: dir, dir: path.join(dir, 'sets'), context, extraMethods: [againstMethod(against)] });
+      runProtocol({ config, configDir: dir, dir: path.join(dir, 'sets'), context, extraMethods: [againstMethod(against)], onScored: (row, s) => void scored.push({ row, scored: s }) });
     // The same engine against itself: every answer the same, so every paired lead is exactly 0 and
     // nothing is settled either way, though each rate alone is uncertain.
     const same = await run({ ...context, label: 'itself' });
@@ -156,6 +160,9 @@ describe('the evaluation protocol', () => {
     expect(a.cama!.ci95!.accuracy![1] - a.cama!.ci95!.accuracy![0]).toBeGreaterThan(10);
     const table = renderComparison(same)!.split('\n');
     expect(table[2]).toMatch(/^\| tiny \| 0\.5 \| keep \| \d+\.\d vs \d+\.\d: \+0\.0 \(0\.0 to 0\.0\) \|/);
+    // Pooled over the rows, the same: a lead of exactly 0, settled nowhere.
+    expect(scored.map((x) => x.scored.ids.length)).toEqual([24]);
+    expect(renderPooled(scored)).toContain('| with claims | 1 | +0.0 (0.0 to 0.0) | +0.0 (0.0 to 0.0) | +0.0 (0.0 to 0.0) |');
     expect(table.at(-1)).toBe(
       "Of 3 paired figures, the run's model is clearly better on 0 and clearly worse on 0 (the interval of the difference excludes 0); the rest are within noise. Between two equally good models about 0.2 of 3 would come out settled by chance, half each way.",
     );

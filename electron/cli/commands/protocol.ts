@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { defaultModelsDir } from '../../model/paths';
+import type { ScoredQuestions } from '../../eval/intervals';
 import { AGAINST_METHOD, againstMethod } from '../../eval/methods';
 import {
   type InvarianceResult,
@@ -13,6 +14,7 @@ import {
   readProtocol,
   renderComparison,
   renderInvariance,
+  renderPooled,
   renderProtocol,
   runInvariance,
   runProtocol,
@@ -64,6 +66,7 @@ export function protocolCommand(): Command {
       let label = '';
       let rows: ProtocolRow[];
       let invariance: InvarianceResult | null = null;
+      const scored: Array<{ row: ProtocolRow; scored: ScoredQuestions }> = [];
       try {
         const run = {
           config,
@@ -72,6 +75,7 @@ export function protocolCommand(): Command {
           context: setup,
           only: opts.sets?.split(',').map((s) => s.trim()).filter(Boolean),
           extraMethods: against ? [againstMethod(against)] : [],
+          ...(against ? { onScored: (row: ProtocolRow, s: ScoredQuestions) => void scored.push({ row, scored: s }) } : {}),
           onProgress: (l: string, d: number, t: number) => {
             if (l !== label) {
               label = l;
@@ -88,7 +92,9 @@ export function protocolCommand(): Command {
       const checks = protocolChecks(rows, config.targets);
       const table = renderProtocol(rows);
       const summary = summarizeChecks(checks);
-      const comparison = renderComparison(rows);
+      const perRow = renderComparison(rows);
+      const pooled = renderPooled(scored);
+      const comparison = perRow && pooled ? `${perRow}\n\n${pooled}` : perRow;
       const againstChecks = against ? protocolChecks(rows, config.targets, AGAINST_METHOD) : [];
       const comparisonText = comparison
         ? `\n\nAgainst ${against?.label} (cama_against; ${againstChecks.filter((c) => c.pass).length} of ${againstChecks.length} targets met):\n\n${comparison}`

@@ -8,7 +8,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { againstMethod } from '../../../electron/eval/methods';
-import { protocolChecks, readProtocol, renderComparison, runProtocol } from '../../../electron/eval/protocol';
+import type { ScoredQuestions } from '../../../electron/eval/intervals';
+import { type ProtocolRow, protocolChecks, readProtocol, renderComparison, renderPooled, runProtocol } from '../../../electron/eval/protocol';
 import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
 import { loadEngine } from '../../../electron/runtime/setup';
 import { ensembleOf } from './ensemble';
@@ -32,18 +33,20 @@ const ensemble = againstMethod({ model: ensembleOf(first.model, others), policy:
 const configFile = resolve(values.config);
 const config = readProtocol(configFile);
 let last = '';
+const scored: Array<{ row: ProtocolRow; scored: ScoredQuestions }> = [];
 const rows = await runProtocol({
   config,
   configDir: dirname(configFile),
   dir: out,
   context: shipped,
   extraMethods: [ensemble],
+  onScored: (row, s) => void scored.push({ row, scored: s }),
   onProgress: (l) => {
     if (l !== last) console.error((last = l));
   },
 });
 const mine = protocolChecks(rows, config.targets);
 const theirs = protocolChecks(rows, config.targets, 'cama_against');
-const text = `shipped: ${mine.filter((c) => c.pass).length} of ${mine.length} targets; ${label}: ${theirs.filter((c) => c.pass).length} of ${theirs.length}\n\n${renderComparison(rows)}\n`;
+const text = `shipped: ${mine.filter((c) => c.pass).length} of ${mine.length} targets; ${label}: ${theirs.filter((c) => c.pass).length} of ${theirs.length}\n\n${renderComparison(rows)}\n\n${renderPooled(scored)}\n`;
 writeFileSync(join(out, 'comparison.md'), text);
 console.log(text);
