@@ -1,14 +1,17 @@
 // A run's per-query results for one method: the prediction, whether it was right, and the episode to
-// open. Voting baselines keep no episode of their own; their rows open the query's CAMA analysis.
+// open. Voting baselines keep no episode of their own; their rows open the query's CAMA analysis. In a run
+// that compares two models (cama and cama_against), "differs" keeps the questions they decide differently,
+// each a "diff" away from the two episodes side by side.
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
+import { sameValue } from '../../shared/values';
 import type { EvalRunView, QueryRow } from '../../shared/views';
 import { resultDiffHref } from '../diff/links';
 
 type Result = EvalRunView['results'][number];
-type Show = 'all' | 'wrong' | 'right';
+type Show = 'all' | 'wrong' | 'right' | 'differs';
 const ROW_H = 28;
 
 interface Line extends Result {
@@ -36,7 +39,20 @@ export function QueryResults({ run, queries }: { run: EvalRunView; queries: Quer
         }),
     [run, method, byId],
   );
-  const lines = useMemo(() => (show === 'all' ? all : all.filter((l) => l.correct === (show === 'right'))), [all, show]);
+  // The other model of a comparison run, for "differs".
+  const partner = method === 'cama' && methods.includes('cama_against') ? 'cama_against' : method === 'cama_against' ? 'cama' : null;
+  const partnerAnswer = useMemo(
+    () => new Map(partner ? run.results.filter((r) => r.method === partner).map((r) => [r.queryId, r.predicted]) : []),
+    [run, partner],
+  );
+  const lines = useMemo(() => {
+    if (show === 'all' || (show === 'differs' && !partner)) return all;
+    if (show !== 'differs') return all.filter((l) => l.correct === (show === 'right'));
+    return all.filter((l) => {
+      const other = partnerAnswer.get(l.queryId) ?? null;
+      return (l.predicted === null) !== (other === null) || (l.predicted !== null && !sameValue(l.predicted, other));
+    });
+  }, [all, show, partner, partnerAnswer]);
   const right = all.filter((l) => l.correct).length;
 
   const virtual = useVirtualizer({ count: lines.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_H, overscan: 10 });
@@ -54,13 +70,20 @@ export function QueryResults({ run, queries }: { run: EvalRunView; queries: Quer
           </select>
         </label>
         <div className="segmented" role="group" aria-label="show">
-          {(['all', 'wrong', 'right'] as const).map((s) => (
-            <button key={s} type="button" className={show === s ? 'on' : ''} onClick={() => setShow(s)}>
-              {s}
+          {(['all', 'wrong', 'right', ...(partner ? (['differs'] as const) : [])] as const).map((s) => (
+            <button
+              key={s}
+              type="button"
+              className={show === s ? 'on' : ''}
+              onClick={() => setShow(s)}
+              title={s === 'differs' ? `the questions ${method} and ${partner} decide differently` : undefined}
+              data-testid={`results-show-${s}`}
+            >
+              {s === 'differs' ? `differs from ${partner}` : s}
             </button>
           ))}
         </div>
-        <span className="muted num">
+        <span className="muted num" data-testid="results-count">
           {right} of {all.length} right · {lines.length} shown
         </span>
       </div>

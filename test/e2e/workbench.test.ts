@@ -3,6 +3,7 @@
 // returns for each step. Screenshots of the main views land in test-artifacts/.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sameValue } from '../../shared/values';
 import type { QueryRow } from '../../shared/views';
 import { startWorkbench, untilShownOrJobFails, type Workbench } from './harness';
 
@@ -144,6 +145,13 @@ describe('the workbench in a browser', () => {
     // The leads are shown from the start in a comparison run.
     const lead = saved.report!.methods.cama_against!.cama_lead_ci95!.cmr;
     expect(await wb.page.locator('tr[data-method="cama_against"]').getByTestId('cama-lead').textContent()).toBe(lead ? `${lead[0].toFixed(1)}–${lead[1].toFixed(1)}` : '—');
+    // "differs" keeps the questions the two models decide differently, as the saved results say.
+    const answers = (method: string) => new Map(saved.results.filter((r) => r.method === method).map((r) => [r.queryId, r.predicted]));
+    const [mine, theirs] = [answers('cama'), answers('cama_against')];
+    const differing = [...mine].filter(([q, p]) => (p === null) !== (theirs.get(q) == null) || (p !== null && !sameValue(p, theirs.get(q)))).length;
+    expect(differing).toBeGreaterThan(0); // the heuristic provider and the trained model part on the demo store
+    await wb.page.getByTestId('results-show-differs').click();
+    await expect.poll(() => wb.page.getByTestId('results-count').textContent()).toContain(`· ${differing} shown`);
   });
 
   it('deletes a saved run from its page, after asking', async () => {
