@@ -25,6 +25,7 @@ const COMMANDS: ReadonlyArray<readonly [string, Make]> = [
   ['calibrate', async () => (await import('./commands/calibrate')).calibrateCommand()],
   ['train', async () => (await import('./commands/train')).trainCommand()],
   ['train-policy', async () => (await import('./commands/train-policy')).trainPolicyCommand()],
+  ['ensemble', async () => (await import('./commands/ensemble')).ensembleCommand()],
 ];
 
 /**
