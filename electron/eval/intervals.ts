@@ -76,7 +76,8 @@ export function bootstrapIntervals(
   const n = questions.length;
   const names = [...scores.keys()];
   for (const name of names) {
-    if ((scores.get(name) as readonly QuestionScore[]).length !== n) throw new Error(`bootstrapIntervals: ${name} has a score per question only if it has ${n}`);
+    const count = (scores.get(name) as readonly QuestionScore[]).length;
+    if (count !== n) throw new Error(`bootstrapIntervals: ${name} has ${count} scores for ${n} questions`);
   }
   // Columns: for each method and metric, the numerator and denominator per question.
   const column = (name: string, metric: RateMetric): { num: Float64Array; den: Float64Array } => {

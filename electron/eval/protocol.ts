@@ -19,7 +19,7 @@ import { Store } from '../store/store';
 import { initialSlice } from '../engine/retrieve';
 import { normalize } from '../engine/text';
 import { evaluate, type MethodMetrics } from './harness';
-import { bootstrapRatio, type Interval, pooledLead, type QuestionFlags, type QuestionScore, type ScoredQuestions, settled } from './intervals';
+import { bootstrapRatio, type Interval, LEAD_METRICS, type LeadMetric, pooledLead, type QuestionFlags, type QuestionScore, type ScoredQuestions, settled } from './intervals';
 import { AGAINST_METHOD, type Method, type MethodContext, resolveMethods } from './methods';
 
 const SetSpec = z
@@ -456,6 +456,18 @@ export function summarizeChecks(checks: readonly Check[]): string {
 const f1 = (x: number | null | undefined) => (x == null ? '–' : x.toFixed(1));
 
 /**
+ * Whether a paired difference (cama minus the other model) is settled, and which way: `better` where the
+ * interval lies above 0 (below, for RS, where lower is better), `worse` the other way, null across 0.
+ */
+function pairedVerdict(ci: Interval | null | undefined, metric: LeadMetric): 'better' | 'worse' | null {
+  if (!ci || (ci[0] <= 0 && ci[1] >= 0)) return null;
+  const above = ci[0] > 0;
+  return above === (metric !== 'rs') ? 'better' : 'worse';
+}
+
+const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(1)}`;
+
+/**
  * The pooled comparison under the per-row one: for the rows with claims and those without, the mean over
  * the rows of cama's lead over `cama_against`, with one interval that resamples each set's questions once
  * for all its rows. Pooled, a lead of a point or two can be settled that no single row settles.
@@ -466,14 +478,13 @@ export function renderPooled(scored: readonly { row: ProtocolRow; scored: Scored
     const rows = scored.filter((s) => s.row.claims === claims).map((s) => s.scored);
     if (rows.length === 0) return [];
     const p = pooledLead(rows, 'cama', AGAINST_METHOD);
-    const cell = (k: 'accuracy' | 'cmr' | 'rs', better: 'up' | 'down') => {
+    const cell = (k: LeadMetric) => {
       const x = p[k];
       if (!x) return '–';
-      const [lo, hi] = x.ci95 ?? [Number.NaN, Number.NaN];
-      const mark = lo > 0 ? (better === 'up' ? ' **better**' : ' **worse**') : hi < 0 ? (better === 'up' ? ' **worse**' : ' **better**') : '';
-      return `${x.mean >= 0 ? '+' : ''}${x.mean.toFixed(1)} (${f1(lo)} to ${f1(hi)})${mark}`;
+      const verdict = pairedVerdict(x.ci95, k);
+      return `${signed(x.mean)} (${x.ci95 ? `${f1(x.ci95[0])} to ${f1(x.ci95[1])}` : '–'})${verdict ? ` **${verdict}**` : ''}`;
     };
-    return [`| ${claims === 'keep' ? 'with claims' : 'without claims'} | ${rows.length} | ${cell('accuracy', 'up')} | ${cell('cmr', 'up')} | ${cell('rs', 'down')} |`];
+    return [`| ${claims === 'keep' ? 'with claims' : 'without claims'} | ${rows.length} | ${cell('accuracy')} | ${cell('cmr')} | ${cell('rs')} |`];
   });
   return [
     "Pooled over the rows (the mean of cama's per-row lead; each set's questions resampled once for all its rows):",
@@ -491,34 +502,24 @@ export function renderPooled(scored: readonly { row: ProtocolRow; scored: Scored
  */
 export function renderComparison(rows: readonly ProtocolRow[]): string | null {
   if (!rows.some((r) => r.methods[AGAINST_METHOD])) return null;
-  const metrics = [
-    ['accuracy', 'Acc', 'atLeast'],
-    ['cmr', 'CMR', 'atLeast'],
-    ['rs', 'RS', 'atMost'],
-  ] as const;
   let better = 0;
   let worse = 0;
   let figures = 0;
   const lines = rows.map((r) => {
     const a = r.methods.cama;
     const b = r.methods[AGAINST_METHOD];
-    const cells = metrics.map(([k, , direction]) => {
+    const cells = LEAD_METRICS.map((k) => {
       const ci = b?.cama_lead_ci95?.[k];
       const d = a?.[k] != null && b?.[k] != null ? (a[k] as number) - (b[k] as number) : null;
       let mark = '';
       if (ci && d !== null) {
         figures++;
-        // Settled when the interval excludes 0; for RS a lower figure is the better one.
-        const up = ci[0] > 0;
-        const down = ci[1] < 0;
-        if (up || down) {
-          const gain = direction === 'atLeast' ? up : down;
-          if (gain) better++;
-          else worse++;
-          mark = gain ? ' **better**' : ' **worse**';
-        }
+        const verdict = pairedVerdict(ci, k);
+        if (verdict === 'better') better++;
+        if (verdict === 'worse') worse++;
+        if (verdict) mark = ` **${verdict}**`;
       }
-      return `${f1(a?.[k])} vs ${f1(b?.[k])}: ${d === null ? '–' : `${d >= 0 ? '+' : ''}${d.toFixed(1)}`} (${ci ? `${f1(ci[0])} to ${f1(ci[1])}` : '–'})${mark}`;
+      return `${f1(a?.[k])} vs ${f1(b?.[k])}: ${d === null ? '–' : signed(d)} (${ci ? `${f1(ci[0])} to ${f1(ci[1])}` : '–'})${mark}`;
     });
     return `| ${r.set} | ${r.provenance} | ${r.claims} | ${cells.join(' | ')} |`;
   });
