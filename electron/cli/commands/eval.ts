@@ -28,6 +28,23 @@ import {
 import { openData } from './open';
 import { cliIo } from '../io';
 
+interface EvalFlags extends ReadLimitFlags {
+  bundle?: string;
+  store?: string;
+  methods?: string;
+  engineConfig?: string;
+  model?: string;
+  policy?: string;
+  claims: string;
+  metadata: string;
+  shuffleSeed?: string;
+  ablate?: string;
+  against?: string;
+  againstPolicy?: string;
+  workers?: string;
+  json?: boolean;
+}
+
 export function evalCommand(): Command {
   const command = new Command('eval')
     .description('evaluate methods on a bundle: accuracy, CMR, RS, IEG, ERR (paper Eq. 18-21), cost, factor diagnostics')
@@ -46,24 +63,7 @@ export function evalCommand(): Command {
     .option('--workers <n>', workersHelp())
     .option('--json', 'print one JSON object and nothing else on stdout');
   return withReadLimitOptions(command).action(
-    async (
-      opts: {
-        bundle?: string;
-        store?: string;
-        methods?: string;
-        engineConfig?: string;
-        model?: string;
-        policy?: string;
-        claims: string;
-        metadata: string;
-        shuffleSeed?: string;
-        ablate?: string;
-        against?: string;
-        againstPolicy?: string;
-        workers?: string;
-        json?: boolean;
-      } & ReadLimitFlags,
-    ) => {
+    async (opts: EvalFlags) => {
       if (opts.claims !== 'keep' && opts.claims !== 'none') throw new Error(`--claims must be keep or none, got "${opts.claims}"`);
       if (opts.metadata !== 'keep' && opts.metadata !== 'shuffled') throw new Error(`--metadata must be keep or shuffled, got "${opts.metadata}"`);
       if ((opts.claims === 'none' || opts.metadata === 'shuffled') && (opts.store !== undefined || opts.bundle === undefined)) {
