@@ -35,7 +35,7 @@ export function RunDetail({ id, queries, onDeleted }: { id: number; queries: Que
       {report ? (
         <>
           <section className="panel">
-            <MetricsTable methods={report.methods} nQueries={report.n_queries} />
+            <MetricsTable key={run.id} methods={report.methods} nQueries={report.n_queries} />
           </section>
           <section className="panel">
             <h2 className="panel-title">
