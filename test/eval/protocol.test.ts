@@ -72,28 +72,35 @@ describe('the evaluation protocol', () => {
     expect(report.invariance?.shuffleSeeds?.length).toBeGreaterThanOrEqual(5);
   });
 
-  it('the multi-world validation holds each validation set in three worlds: the same knobs, seeds no report set or training uses', () => {
+  it('the multi-world protocols hold each set of theirs in three worlds: the same knobs, seeds no other protocol or training uses', () => {
     const configs = path.join(ROOT, 'resources/configs');
     const seedOf = (s: { simulate?: string; situatedqa?: string; seed?: number }): number | undefined =>
       s.seed ?? (s.simulate ? (JSON.parse(fs.readFileSync(path.join(configs, s.simulate), 'utf8')) as { seed?: number }).seed : undefined);
-    const validation = readProtocol(path.join(configs, 'validation-protocol.json'));
-    const worlds = readProtocol(path.join(configs, 'validation-worlds.json'));
-    const taken = new Set(
-      [...readProtocol(path.join(configs, 'protocol.json')).sets.map(seedOf), seedOf({ simulate: 'simulator-train.json' }), seedOf({ simulate: 'situatedqa-train.json' })].filter((x) => x !== undefined),
-    );
-    for (const v of validation.sets) {
-      const mine = worlds.sets.filter((w) => w.name === v.name || w.name.startsWith(`${v.name}-w`));
-      // The set itself and two more worlds of it: everything but the name, the seed and the note as it is.
-      expect(mine.map((w) => w.name)[0], v.name).toBe(v.name);
-      expect(new Set(mine.map(seedOf)).size, v.name).toBe(3);
-      for (const w of mine) {
-        expect({ ...w, name: '', seed: undefined, note: '' }, w.name).toEqual({ ...v, name: '', seed: undefined, note: '' });
-        expect(taken.has(seedOf(w) as number), w.name).toBe(false);
+    const read = (f: string) => readProtocol(path.join(configs, f));
+    const pairs = [
+      ['validation-protocol.json', 'validation-worlds.json', 'protocol.json'],
+      ['protocol.json', 'protocol-worlds.json', 'validation-worlds.json'],
+    ] as const;
+    for (const [baseFile, worldsFile, otherFile] of pairs) {
+      const base = read(baseFile);
+      const worlds = read(worldsFile);
+      // Seeds of the other protocol (all its worlds where it has them) and of training are off limits.
+      const other = read(otherFile).sets.map(seedOf);
+      const taken = new Set([...other, seedOf({ simulate: 'simulator-train.json' }), seedOf({ simulate: 'situatedqa-train.json' })].filter((x) => x !== undefined));
+      for (const v of base.sets) {
+        const mine = worlds.sets.filter((w) => w.name === v.name || w.name.startsWith(`${v.name}-w`));
+        // The set itself and two more worlds of it: everything but the name, the seed and the note as it is.
+        expect(mine.map((w) => w.name)[0], v.name).toBe(v.name);
+        expect(new Set(mine.map(seedOf)).size, v.name).toBe(3);
+        for (const w of mine) {
+          expect({ ...w, name: '', seed: undefined, note: '' }, w.name).toEqual({ ...v, name: '', seed: undefined, note: '' });
+          expect(taken.has(seedOf(w) as number), `${worldsFile}: ${w.name}`).toBe(false);
+        }
       }
+      expect(worlds.sets).toHaveLength(3 * base.sets.length);
+      expect(worlds.invariance).toBeUndefined();
+      expect({ ...worlds, sets: [], description: '', methods: [] }).toEqual({ ...base, sets: [], description: '', methods: [], invariance: undefined });
     }
-    expect(worlds.sets).toHaveLength(3 * validation.sets.length);
-    expect(worlds.invariance).toBeUndefined();
-    expect({ ...worlds, sets: [], description: '', methods: [] }).toEqual({ ...validation, sets: [], description: '', methods: [], invariance: undefined });
   });
 
   it('refuses a set that names a part of a simulated world, or a wording family that does not exist', () => {
