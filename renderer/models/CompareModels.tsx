@@ -173,7 +173,8 @@ export function CompareModels({ models }: { models: ModelSummary[] }) {
       </table>
       <p className="hint">
         Each model's card, scored on the shipped validation split when it was trained. A model trained on a store differs from the shipped ones in its data as well as
-        its labels. {active ? `Differences are against the active model, ${active.name}; ` : ''}green is better, red worse. Hover a metric for its definition.
+        its labels. {active ? `Differences are against the active model, ${active.name}; ` : ''}green is better, red worse. Hover a metric for its definition. These
+        are each card's own figures, measured apart: for a comparison on the same questions, with how sure it is, run an evaluation with "compare with" (Evaluation).
       </p>
       <DecisionChanges models={models} />
     </div>
