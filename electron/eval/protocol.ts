@@ -467,24 +467,37 @@ function pairedVerdict(ci: Interval | null | undefined, metric: LeadMetric): 'be
 
 const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(1)}`;
 
+/** Pooled leads of `cama` over `cama_against` (intervals.ts pooledLead) for the rows with claims and those without. */
+export type PooledComparison = Partial<Record<'keep' | 'none', { rows: number; leads: ReturnType<typeof pooledLead> }>>;
+
 /**
- * The pooled comparison under the per-row one: for the rows with claims and those without, the mean over
- * the rows of cama's lead over `cama_against`, with one interval that resamples each set's questions once
- * for all its rows. Pooled, a lead of a point or two can be settled that no single row settles.
+ * For the rows with claims and those without, the mean over the rows of cama's lead over `cama_against`,
+ * with one interval that resamples each set's questions once for all its rows. Pooled, a lead of a point
+ * or two can be settled that no single row settles. Null where no row scores `cama_against`.
  */
-export function renderPooled(scored: readonly { row: ProtocolRow; scored: ScoredQuestions }[]): string | null {
+export function pooledComparison(scored: readonly { row: ProtocolRow; scored: ScoredQuestions }[]): PooledComparison | null {
   if (!scored.some((s) => s.scored.scores.has(AGAINST_METHOD))) return null;
-  const lines = (['keep', 'none'] as const).flatMap((claims) => {
+  const out: PooledComparison = {};
+  for (const claims of ['keep', 'none'] as const) {
     const rows = scored.filter((s) => s.row.claims === claims).map((s) => s.scored);
-    if (rows.length === 0) return [];
-    const p = pooledLead(rows, 'cama', AGAINST_METHOD);
+    if (rows.length > 0) out[claims] = { rows: rows.length, leads: pooledLead(rows, 'cama', AGAINST_METHOD) };
+  }
+  return out;
+}
+
+/** The pooled comparison as a Markdown table, under the per-row one. */
+export function renderPooled(pooled: PooledComparison | null): string | null {
+  if (!pooled) return null;
+  const lines = (['keep', 'none'] as const).flatMap((claims) => {
+    const p = pooled[claims];
+    if (!p) return [];
     const cell = (k: LeadMetric) => {
-      const x = p[k];
+      const x = p.leads[k];
       if (!x) return '–';
       const verdict = pairedVerdict(x.ci95, k);
       return `${signed(x.mean)} (${x.ci95 ? `${f1(x.ci95[0])} to ${f1(x.ci95[1])}` : '–'})${verdict ? ` **${verdict}**` : ''}`;
     };
-    return [`| ${claims === 'keep' ? 'with claims' : 'without claims'} | ${rows.length} | ${cell('accuracy')} | ${cell('cmr')} | ${cell('rs')} |`];
+    return [`| ${claims === 'keep' ? 'with claims' : 'without claims'} | ${p.rows} | ${cell('accuracy')} | ${cell('cmr')} | ${cell('rs')} |`];
   });
   return [
     "Pooled over the rows (the mean of cama's per-row lead; each set's questions resampled once for all its rows):",

@@ -13,6 +13,7 @@ import {
   protocolChecks,
   readProtocol,
   type ProtocolRow,
+  pooledComparison,
   renderComparison,
   renderInvariance,
   renderPooled,
@@ -193,7 +194,7 @@ describe('the evaluation protocol', () => {
     expect(table[2]).toMatch(/^\| tiny \| 0\.5 \| keep \| \d+\.\d vs \d+\.\d: \+0\.0 \(0\.0 to 0\.0\) \|/);
     // Pooled over the rows, the same: a lead of exactly 0, settled nowhere.
     expect(scored.map((x) => x.scored.ids.length)).toEqual([24]);
-    expect(renderPooled(scored)).toContain('| with claims | 1 | +0.0 (0.0 to 0.0) | +0.0 (0.0 to 0.0) | +0.0 (0.0 to 0.0) |');
+    expect(renderPooled(pooledComparison(scored))).toContain('| with claims | 1 | +0.0 (0.0 to 0.0) | +0.0 (0.0 to 0.0) | +0.0 (0.0 to 0.0) |');
     expect(table.at(-1)).toBe(
       "Of 3 paired figures, the run's model is clearly better on 0 and clearly worse on 0 (the interval of the difference excludes 0); the rest are within noise. Between two equally good models about 0.2 of 3 would come out settled by chance, half each way.",
     );

@@ -14,6 +14,7 @@ import {
   readProtocol,
   renderComparison,
   renderInvariance,
+  pooledComparison,
   renderPooled,
   renderProtocol,
   runInvariance,
@@ -93,8 +94,9 @@ export function protocolCommand(): Command {
       const table = renderProtocol(rows);
       const summary = summarizeChecks(checks);
       const perRow = renderComparison(rows);
-      const pooled = renderPooled(scored);
-      const comparison = perRow && pooled ? `${perRow}\n\n${pooled}` : perRow;
+      const pooled = pooledComparison(scored);
+      const pooledText = renderPooled(pooled);
+      const comparison = perRow && pooledText ? `${perRow}\n\n${pooledText}` : perRow;
       const againstChecks = against ? protocolChecks(rows, config.targets, AGAINST_METHOD) : [];
       const comparisonText = comparison
         ? `\n\nAgainst ${against?.label} (cama_against; ${againstChecks.filter((c) => c.pass).length} of ${againstChecks.length} targets met):\n\n${comparison}`
@@ -107,7 +109,15 @@ export function protocolCommand(): Command {
         rows,
         checks: checks.map((c) => ({ set: c.row.set, provenance: c.row.provenance, claims: c.row.claims, what: c.what, pass: c.pass, value: c.value, ci95: c.interval, settled: c.settled })),
         invariance,
-        ...(against ? { against: { label: against.label, checks: againstChecks.map((c) => ({ set: c.row.set, provenance: c.row.provenance, claims: c.row.claims, what: c.what, pass: c.pass })) } } : {}),
+        ...(against
+          ? {
+              against: {
+                label: against.label,
+                checks: againstChecks.map((c) => ({ set: c.row.set, provenance: c.row.provenance, claims: c.row.claims, what: c.what, pass: c.pass })),
+                pooled,
+              },
+            }
+          : {}),
       };
       writeFileSync(join(out, 'protocol.json'), `${JSON.stringify(result, null, 2)}\n`);
       writeFileSync(join(out, 'protocol.md'), `${table}\n\n${summary}${comparisonText}${invarianceText}\n\n${describeSetup(setup)}\n`);

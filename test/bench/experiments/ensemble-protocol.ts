@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { againstMethod } from '../../../electron/eval/methods';
 import type { ScoredQuestions } from '../../../electron/eval/intervals';
-import { type ProtocolRow, protocolChecks, readProtocol, renderComparison, renderPooled, runProtocol } from '../../../electron/eval/protocol';
+import { pooledComparison, type ProtocolRow, protocolChecks, readProtocol, renderComparison, renderPooled, runProtocol } from '../../../electron/eval/protocol';
 import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
 import { loadEngine } from '../../../electron/runtime/setup';
 import { ensembleOf } from './ensemble';
@@ -47,6 +47,6 @@ const rows = await runProtocol({
 });
 const mine = protocolChecks(rows, config.targets);
 const theirs = protocolChecks(rows, config.targets, 'cama_against');
-const text = `shipped: ${mine.filter((c) => c.pass).length} of ${mine.length} targets; ${label}: ${theirs.filter((c) => c.pass).length} of ${theirs.length}\n\n${renderComparison(rows)}\n\n${renderPooled(scored)}\n`;
+const text = `shipped: ${mine.filter((c) => c.pass).length} of ${mine.length} targets; ${label}: ${theirs.filter((c) => c.pass).length} of ${theirs.length}\n\n${renderComparison(rows)}\n\n${renderPooled(pooledComparison(scored))}\n`;
 writeFileSync(join(out, 'comparison.md'), text);
 console.log(text);
