@@ -4,6 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { trainCommand } from '../../electron/cli/commands/train';
+import { policyLeadLine } from '../../electron/cli/commands/train-policy';
+import type { EvalMetricsView } from '../../shared/views';
 import { cama, ok, tempDir } from '../cli/helpers';
 
 describe('cama train', () => {
@@ -60,5 +62,18 @@ describe('cama train', () => {
     const badPolicy = await cama('train-policy', '--bundle', 'x', '--validation', 'y', '--model', 'm.onnx', '--out', 'p.onnx', '--engine-config', file);
     expect(badPolicy.status).not.toBe(0);
     expect(badPolicy.stderr).toContain(`${file}: not valid JSON`);
+  });
+
+  it('train-policy says whether the learned policy beats the fixed one, paired: the difference, its interval, and when nothing is settled', () => {
+    const m = (accuracy: number, cmr: number, rs: number, lead?: EvalMetricsView['cama_lead_ci95']) => ({ accuracy, cmr, rs, ...(lead ? { cama_lead_ci95: lead } : {}) }) as EvalMetricsView;
+    const level = { cama: m(86, 81.8, 5), cama_wo_policy: m(85, 79.5, 7, { accuracy: [-0.5, 2.5], cmr: [-1, 5.5], rs: [-4.5, 0.5] }) };
+    expect(policyLeadLine(level)).toBe(
+      'learned policy minus the fixed one, paired (95%): Acc +1.0 (-0.5 to 2.5), CMR +2.3 (-1.0 to 5.5), RS -2.0 (-4.5 to 0.5); no difference settled: on these questions the learned policy is level with the fixed one',
+    );
+    const better = { cama: m(86, 81.8, 5), cama_wo_policy: m(85, 79.5, 7, { accuracy: [0.5, 2.5], cmr: [-1, 5.5], rs: [-4.5, 0.5] }) };
+    expect(policyLeadLine(better)).not.toContain('no difference settled');
+    // A card from before the intervals, or without validation, says nothing.
+    expect(policyLeadLine({ cama: m(86, 81.8, 5), cama_wo_policy: m(85, 79.5, 7) })).toBeNull();
+    expect(policyLeadLine(null)).toBeNull();
   });
 });

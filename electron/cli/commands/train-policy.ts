@@ -8,9 +8,34 @@ import { formatFixed, numberOption } from '../options';
 import { phasedBar } from '../progress';
 import { POLICY_TRAIN_DEFAULTS, type PolicyTrainEvent, trainPolicy } from '../../train/policy-train';
 import { cliIo } from '../io';
+import type { EvalMetricsView } from '../../../shared/views';
 import { readOverrides } from './engine';
 
 
+
+/**
+ * The learned policy against the fixed one on validation, paired (cama minus cama_wo_policy on the same
+ * questions, 95% intervals): whether the policy buys anything another draw of questions would keep.
+ */
+export function policyLeadLine(metrics: Record<string, EvalMetricsView> | null): string | null {
+  const lead = metrics?.cama_wo_policy?.cama_lead_ci95;
+  const a = metrics?.cama;
+  const b = metrics?.cama_wo_policy;
+  if (!lead || !a || !b) return null;
+  const part = (label: string, k: 'accuracy' | 'cmr' | 'rs') => {
+    const d = a[k] != null && b[k] != null ? (a[k] as number) - (b[k] as number) : null;
+    const ci = lead[k];
+    return `${label} ${d === null ? '–' : `${d >= 0 ? '+' : ''}${d.toFixed(1)}`}${ci ? ` (${ci[0].toFixed(1)} to ${ci[1].toFixed(1)})` : ''}`;
+  };
+  const settled = (['accuracy', 'cmr', 'rs'] as const).some((k) => {
+    const ci = lead[k];
+    return ci !== null && (ci[0] > 0 || ci[1] < 0);
+  });
+  return (
+    `learned policy minus the fixed one, paired (95%): ${part('Acc', 'accuracy')}, ${part('CMR', 'cmr')}, ${part('RS', 'rs')}` +
+    (settled ? '' : '; no difference settled: on these questions the learned policy is level with the fixed one')
+  );
+}
 
 function policyProgress(): { onEvent: (e: PolicyTrainEvent) => void; stop: () => void } {
   const io = cliIo(); // taken now: training callbacks may run outside the command's async context
@@ -131,6 +156,7 @@ export function trainPolicyCommand(): Command {
               : 'not recalibrated (--no-calibrate)',
             v ? `validation with recovery: ${row('cama')}` : '',
             v ? `                          ${row('cama_wo_policy')}` : '',
+            policyLeadLine(c.metrics.validation as Record<string, EvalMetricsView> | null) ?? '',
           ].filter(Boolean);
           cliIo().out(`${lines.join('\n')}\n`);
         } finally {
