@@ -459,7 +459,7 @@ const f1 = (x: number | null | undefined) => (x == null ? '–' : x.toFixed(1));
  * Whether a paired difference (cama minus the other model) is settled, and which way: `better` where the
  * interval lies above 0 (below, for RS, where lower is better), `worse` the other way, null across 0.
  */
-function pairedVerdict(ci: Interval | null | undefined, metric: LeadMetric): 'better' | 'worse' | null {
+export function pairedVerdict(ci: Interval | null | undefined, metric: LeadMetric): 'better' | 'worse' | null {
   if (!ci || (ci[0] <= 0 && ci[1] >= 0)) return null;
   const above = ci[0] > 0;
   return above === (metric !== 'rs') ? 'better' : 'worse';

@@ -24,8 +24,8 @@ export interface EnsembleMember {
   label: string;
 }
 
-/** What the members must agree on, read from their metadata; an error names the member that differs. */
-function agreement(members: readonly EnsembleMember[]) {
+/** Refuses members that disagree on what the engine reads from their metadata, naming the one that differs. */
+function checkAgreement(members: readonly EnsembleMember[]): void {
   const infos = members.map((m) => checkContract(readMetadata(m.bytes), m.label));
   const first = infos[0];
   if (!first) throw new Error('ensemble: no member');
@@ -45,7 +45,6 @@ function agreement(members: readonly EnsembleMember[]) {
     differ('slots', first.slots, info.slots);
     differ('slot grouping (link threshold, slot temperature)', slotOptions(first.hyper), slotOptions(info.hyper));
   });
-  return first;
 }
 
 /**
@@ -54,7 +53,7 @@ function agreement(members: readonly EnsembleMember[]) {
  */
 export function composeEnsemble(members: readonly EnsembleMember[], name: string): Uint8Array {
   if (members.length < 2) throw new Error(`ensemble: ${members.length} member(s); an ensemble needs at least two models`);
-  agreement(members);
+  checkAgreement(members);
   const models = members.map((m) => onnx.ModelProto.decode(m.bytes));
   const first = models[0] as onnxProto.onnx.ModelProto;
   const graph0 = first.graph as onnxProto.onnx.GraphProto;

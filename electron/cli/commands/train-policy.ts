@@ -9,6 +9,8 @@ import { phasedBar } from '../progress';
 import { POLICY_TRAIN_DEFAULTS, type PolicyTrainEvent, trainPolicy } from '../../train/policy-train';
 import { cliIo } from '../io';
 import type { EvalMetricsView } from '../../../shared/views';
+import { pairedVerdict } from '../../eval/protocol';
+import { span } from '../table';
 import { readOverrides } from './engine';
 
 
@@ -25,12 +27,9 @@ export function policyLeadLine(metrics: Record<string, EvalMetricsView> | null):
   const part = (label: string, k: 'accuracy' | 'cmr' | 'rs') => {
     const d = a[k] != null && b[k] != null ? (a[k] as number) - (b[k] as number) : null;
     const ci = lead[k];
-    return `${label} ${d === null ? '–' : `${d >= 0 ? '+' : ''}${d.toFixed(1)}`}${ci ? ` (${ci[0].toFixed(1)} to ${ci[1].toFixed(1)})` : ''}`;
+    return `${label} ${d === null ? '–' : `${d >= 0 ? '+' : ''}${d.toFixed(1)}`}${ci ? ` (${span(ci)})` : ''}`;
   };
-  const settled = (['accuracy', 'cmr', 'rs'] as const).some((k) => {
-    const ci = lead[k];
-    return ci !== null && (ci[0] > 0 || ci[1] < 0);
-  });
+  const settled = (['accuracy', 'cmr', 'rs'] as const).some((k) => pairedVerdict(lead[k], k) !== null);
   return (
     `learned policy minus the fixed one, paired (95%): ${part('Acc', 'accuracy')}, ${part('CMR', 'cmr')}, ${part('RS', 'rs')}` +
     (settled ? '' : '; no difference settled: on these questions the learned policy is level with the fixed one')
