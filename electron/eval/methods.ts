@@ -9,10 +9,10 @@ import type { EpisodeRecord, SliceVariant } from '../../shared/episode';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from '../engine/config';
 import { runEpisode } from '../engine/episode';
 import { heuristicModel } from '../engine/evidence/heuristic';
-import type { EvidenceModel } from '../engine/evidence/model';
+import type { EvidenceModel, SliceInput } from '../engine/evidence/model';
 import { heuristicPolicy, type RecoveryPolicy } from '../engine/policy';
 import type { MemorySource, SliceMemory } from '../engine/types';
-import { matrix } from '../../shared/math/matrix';
+import { type Matrix, matrix } from '../../shared/math/matrix';
 import { factorsOn } from './harness';
 import { defaultModelsDir } from '../model/paths';
 import { engineSetupWithModel } from '../runtime/setup';
@@ -156,15 +156,44 @@ export const DEFAULT_METHODS = METHODS.map((m) => m.name);
 
 /**
  * `oracle_factors` (diagnostic, evaluation only, never a default): CAMA with Z read from the GROUND-TRUTH
- * factors (one slot per factor present, one-hot rows), the fixed reliability head and the heuristic
- * policy. It is what perfect decoupling would decide on the same slices: the ceiling of the method on a
- * bundle, not a method anyone could run. Needs a bundle that carries `factor`.
+ * factors (one slot per factor present, one-hot rows), the fixed reliability head, no credibility and the
+ * heuristic policy: what perfect decoupling decides with nothing else learned. Needs a bundle that carries
+ * `factor`.
  */
-export const ORACLE_METHOD: Method = cama('oracle_factors', 'diagnostic: Z from the ground-truth factors (perfect decoupling), evaluation only', {}, async (ctx) => ({
+export const ORACLE_METHOD: Method = cama('oracle_factors', 'diagnostic: Z from the ground-truth factors (perfect decoupling) with the fixed reliability head and policy, evaluation only', {}, async (ctx) => ({
   model: oracleModel(ctx.source),
   policy: heuristicPolicy,
   config: { tauP: DEFAULT_ENGINE_CONFIG.tauP, tauN: DEFAULT_ENGINE_CONFIG.tauN, tauH: DEFAULT_ENGINE_CONFIG.tauH },
 }));
+
+/**
+ * `oracle_slots` (diagnostic, evaluation only, never a default): `cama` itself, its evidence model, policy
+ * and τ's, with only Z replaced by the ground-truth factors. Everything else the model reads (credibility,
+ * support, its reliability head) is its own, so the gap between `oracle_slots` and `cama` is what the
+ * model's grouping of copies costs, and what is left below 100 is not the grouping's fault. Needs a
+ * bundle that carries `factor`.
+ */
+export const ORACLE_SLOTS_METHOD: Method = cama('oracle_slots', "diagnostic: cama's own model and policy with Z from the ground-truth factors (what its grouping costs), evaluation only", {}, async (ctx) => ({
+  model: oracleSlotsModel(ctx.source, ctx.model),
+}));
+
+/** The diagnostics resolveMethods knows beside the defaults (never defaults themselves). */
+export const DIAGNOSTIC_METHODS: readonly Method[] = [ORACLE_METHOD, ORACLE_SLOTS_METHOD];
+
+/** Z with one slot per ground-truth factor of the key (a memory without one alone), one-hot rows; past J slots share the last. */
+function factorAssignment(source: EvalSource, input: SliceInput): Matrix {
+  const K = input.memories.length;
+  const J = input.slots;
+  const factors = input.key ? factorsOn(source, input.memories, input.key) : [];
+  const slotOf = new Map<string, number>();
+  const Z = matrix(K, J);
+  input.memories.forEach((m, i) => {
+    const f = factors[i] ?? `memory:${m.id}`;
+    if (!slotOf.has(f)) slotOf.set(f, Math.min(slotOf.size, J - 1));
+    Z.data[i * J + (slotOf.get(f) as number)] = 1;
+  });
+  return Z;
+}
 
 const oracles = new WeakMap<EvalSource, EvidenceModel>();
 
@@ -174,22 +203,28 @@ function oracleModel(source: EvalSource): EvidenceModel {
   model = {
     name: 'oracle-factors',
     heuristic: true,
-    infer(input) {
-      const K = input.memories.length;
-      const J = input.slots;
-      const key = input.key;
-      const factors = key ? factorsOn(source, input.memories, key) : [];
-      const slotOf = new Map<string, number>();
-      const Z = matrix(K, J);
-      input.memories.forEach((m, i) => {
-        const f = factors[i] ?? `memory:${m.id}`;
-        if (!slotOf.has(f)) slotOf.set(f, Math.min(slotOf.size, J - 1));
-        Z.data[i * J + (slotOf.get(f) as number)] = 1;
-      });
-      return { assignment: Z };
-    },
+    infer: (input) => ({ assignment: factorAssignment(source, input) }),
   };
   oracles.set(source, model);
+  return model;
+}
+
+const slotOracles = new WeakMap<EvalSource, WeakMap<EvidenceModel, EvidenceModel>>();
+
+function oracleSlotsModel(source: EvalSource, inner: EvidenceModel): EvidenceModel {
+  let byModel = slotOracles.get(source);
+  if (!byModel) slotOracles.set(source, (byModel = new WeakMap()));
+  let model = byModel.get(inner);
+  if (model) return model;
+  model = {
+    name: `${inner.name} (ground-truth slots)`,
+    heuristic: true,
+    async infer(input) {
+      const out = await inner.infer(input);
+      return { ...out, assignment: factorAssignment(source, input) };
+    },
+  };
+  byModel.set(inner, model);
   return model;
 }
 
@@ -234,8 +269,8 @@ export function againstMethod(setup: { model: EvidenceModel; policy: RecoveryPol
 /** The named methods, in the order given; an unknown name is an error that lists the known ones. */
 export function resolveMethods(names: readonly string[]): Method[] {
   return names.map((name) => {
-    const m = [...METHODS, ORACLE_METHOD, ...LLM_METHODS].find((x) => x.name === name);
-    if (!m) throw new Error(`unknown method "${name}"; known methods: ${[...DEFAULT_METHODS, ORACLE_METHOD.name, ...LLM_METHOD_NAMES].join(', ')}`);
+    const m = [...METHODS, ...DIAGNOSTIC_METHODS, ...LLM_METHODS].find((x) => x.name === name);
+    if (!m) throw new Error(`unknown method "${name}"; known methods: ${[...DEFAULT_METHODS, ...DIAGNOSTIC_METHODS.map((d) => d.name), ...LLM_METHOD_NAMES].join(', ')}`);
     return m;
   });
 }
