@@ -109,7 +109,17 @@ export const API = {
       .strict(),
     "recompute one step's arbitration with memories switched off or edges added / removed (not saved)",
   ),
-  evalMethods: call<Array<{ name: string; group: 'baseline' | 'cama' | 'ablation'; description: string; /** Asks the LLM (listed only when one is configured). */ llm?: boolean }>>()(
+  evalMethods: call<
+    Array<{
+      name: string;
+      group: 'baseline' | 'cama' | 'ablation';
+      description: string;
+      /** Asks the LLM (listed only when one is configured). */
+      llm?: boolean;
+      /** Reads the ground-truth factors (oracle_factors, oracle_slots): never chosen by default. */
+      diagnostic?: boolean;
+    }>
+  >()(
     none,
     'the methods an evaluation can compare, baselines first',
   ),

@@ -8,7 +8,7 @@ import { type Api, ArgumentError, type CallName, type CallResult, type Envelope,
 import type { EvalReportView, JobStatus, RecentStore, StoreInfo } from '../../shared/views';
 import { BundleImportError } from '../bundle/errors';
 import { HEURISTIC_PROVIDER } from '../engine/evidence/heuristic';
-import { DEFAULT_METHODS, METHODS, resolveMethods } from '../eval/methods';
+import { DEFAULT_METHODS, DIAGNOSTIC_METHODS, METHODS, resolveMethods } from '../eval/methods';
 import { type EngineSetup, engineSetup, engineSetupWithModel, loadEngine } from '../runtime/setup';
 import { Store } from '../store/store';
 import { removeStaleModelTemps } from '../train/staleTemps';
@@ -309,6 +309,8 @@ export class WorkbenchService {
     },
     evalMethods: () => [
       ...METHODS.map((m) => ({ name: m.name, group: m.group, description: m.description })),
+      // The oracles read ground-truth factors: offered, never chosen by default (a store without factors refuses them).
+      ...DIAGNOSTIC_METHODS.map((m) => ({ name: m.name, group: m.group, description: m.description, diagnostic: true })),
       // The LLM methods only where an LLM is configured: they cost calls, and without one they cannot run.
       ...(this.llm.configured() ? LLM_METHODS.map((m) => ({ name: m.name, group: m.group, description: m.description, llm: true })) : []),
     ],

@@ -13,6 +13,7 @@ import type { EvidenceModel, SliceInput } from '../engine/evidence/model';
 import { heuristicPolicy, type RecoveryPolicy } from '../engine/policy';
 import type { MemorySource, SliceMemory } from '../engine/types';
 import { type Matrix, matrix } from '../../shared/math/matrix';
+import { ORACLE_FACTORS, ORACLE_SLOTS } from '../../shared/methods';
 import { factorsOn } from './harness';
 import { defaultModelsDir } from '../model/paths';
 import { engineSetupWithModel } from '../runtime/setup';
@@ -160,7 +161,7 @@ export const DEFAULT_METHODS = METHODS.map((m) => m.name);
  * heuristic policy: what perfect decoupling decides with nothing else learned. Needs a bundle that carries
  * `factor`.
  */
-export const ORACLE_METHOD: Method = cama('oracle_factors', 'diagnostic: Z from the ground-truth factors (perfect decoupling) with the fixed reliability head and policy, evaluation only', {}, async (ctx) => ({
+export const ORACLE_METHOD: Method = cama(ORACLE_FACTORS, 'diagnostic: Z from the ground-truth factors (perfect decoupling) with the fixed reliability head and policy, evaluation only', {}, async (ctx) => ({
   model: oracleModel(ctx.source),
   policy: heuristicPolicy,
   config: { tauP: DEFAULT_ENGINE_CONFIG.tauP, tauN: DEFAULT_ENGINE_CONFIG.tauN, tauH: DEFAULT_ENGINE_CONFIG.tauH },
@@ -173,18 +174,27 @@ export const ORACLE_METHOD: Method = cama('oracle_factors', 'diagnostic: Z from 
  * model's grouping of copies costs, and what is left below 100 is not the grouping's fault. Needs a
  * bundle that carries `factor`.
  */
-export const ORACLE_SLOTS_METHOD: Method = cama('oracle_slots', "diagnostic: cama's own model and policy with Z from the ground-truth factors (what its grouping costs), evaluation only", {}, async (ctx) => ({
+export const ORACLE_SLOTS_METHOD: Method = cama(ORACLE_SLOTS, "diagnostic: cama's own model and policy with Z from the ground-truth factors (what its grouping costs), evaluation only", {}, async (ctx) => ({
   model: oracleSlotsModel(ctx.source, ctx.model),
 }));
 
 /** The diagnostics resolveMethods knows beside the defaults (never defaults themselves). */
 export const DIAGNOSTIC_METHODS: readonly Method[] = [ORACLE_METHOD, ORACLE_SLOTS_METHOD];
 
-/** Z with one slot per ground-truth factor of the key (a memory without one alone), one-hot rows; past J slots share the last. */
-function factorAssignment(source: EvalSource, input: SliceInput): Matrix {
+/**
+ * Z with one slot per ground-truth factor of the key (a memory without one alone), one-hot rows; past J
+ * slots share the last. Refuses a slice none of whose members carries a factor: without them the oracle
+ * would be each memory its own slot, numbers that look like a diagnosis and are none.
+ */
+function factorAssignment(source: EvalSource, input: SliceInput, method: string): Matrix {
   const K = input.memories.length;
   const J = input.slots;
   const factors = input.key ? factorsOn(source, input.memories, input.key) : [];
+  if (input.key && K > 0 && factors.every((f) => f === undefined)) {
+    throw new Error(
+      `${method}: no memory in the slice of query "${input.query.id}" carries a ground-truth factor for its key; the oracle diagnostics need a bundle whose memories or claims carry \`factor\` (simulated or converted data)`,
+    );
+  }
   const slotOf = new Map<string, number>();
   const Z = matrix(K, J);
   input.memories.forEach((m, i) => {
@@ -203,7 +213,7 @@ function oracleModel(source: EvalSource): EvidenceModel {
   model = {
     name: 'oracle-factors',
     heuristic: true,
-    infer: (input) => ({ assignment: factorAssignment(source, input) }),
+    infer: (input) => ({ assignment: factorAssignment(source, input, ORACLE_FACTORS) }),
   };
   oracles.set(source, model);
   return model;
@@ -221,7 +231,7 @@ function oracleSlotsModel(source: EvalSource, inner: EvidenceModel): EvidenceMod
     heuristic: true,
     async infer(input) {
       const out = await inner.infer(input);
-      return { ...out, assignment: factorAssignment(source, input) };
+      return { ...out, assignment: factorAssignment(source, input, ORACLE_SLOTS) };
     },
   };
   byModel.set(inner, model);

@@ -3,6 +3,7 @@
 // steps is not better when they buy accuracy.
 
 import { useState } from 'react';
+import { DIAGNOSTIC_METHOD_NAMES } from '../../shared/methods';
 import type { EvalMetricsView } from '../../shared/views';
 import { num, pct } from '../common/format';
 
@@ -51,12 +52,13 @@ function value(m: EvalMetricsView, key: Key): number | null {
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
-/** The best value of each ranked column (ties all count as best). */
+/** The best value of each ranked column among the methods anyone could run (ties all count as best; the diagnostics read ground truth). */
 function bestValues(methods: Array<[string, EvalMetricsView]>): Partial<Record<Key, number>> {
   const best: Partial<Record<Key, number>> = {};
+  const ranked = methods.filter(([name]) => !DIAGNOSTIC_METHOD_NAMES.includes(name));
   for (const c of METRIC_COLUMNS) {
     if (!c.better) continue;
-    const values = methods.map(([, m]) => value(m, c.key)).filter((v): v is number => v !== null);
+    const values = ranked.map(([, m]) => value(m, c.key)).filter((v): v is number => v !== null);
     if (values.length < 2) continue;
     best[c.key] = c.better === 'high' ? Math.max(...values) : Math.min(...values);
   }
@@ -102,11 +104,13 @@ export function MetricsTable({ methods, nQueries }: { methods: Record<string, Ev
         </thead>
         <tbody>
           {rows.map(([name, m]) => (
-            <tr key={name} className={name === 'cama' ? 'ours' : ''} data-method={name}>
-              <th className="left mono">{name}</th>
+            <tr key={name} className={name === 'cama' ? 'ours' : DIAGNOSTIC_METHOD_NAMES.includes(name) ? 'diagnostic' : ''} data-method={name}>
+              <th className="left mono" title={DIAGNOSTIC_METHOD_NAMES.includes(name) ? 'a diagnostic: it reads the ground-truth factors, so no one could run it; not ranked' : undefined}>
+                {name}
+              </th>
               {METRIC_COLUMNS.map((c) => {
                 const v = value(m, c.key);
-                const isBest = v !== null && best[c.key] === v;
+                const isBest = v !== null && best[c.key] === v && !DIAGNOSTIC_METHOD_NAMES.includes(name);
                 const ci = interval(m, c.key);
                 return (
                   <td key={c.key} className={`num${isBest ? ' best' : ''}${c.better ? '' : ' cost'}`} title={ci ? `95% interval ${span(ci)} (a bootstrap over questions)` : undefined}>
@@ -129,7 +133,7 @@ export function MetricsTable({ methods, nQueries }: { methods: Record<string, Ev
         </tbody>
       </table>
       <p className="hint">
-        {nQueries} queries · {denominators(rows)} · best value per quality column in bold · percentages except IEG (points) · hover a header for its definition
+        {nQueries} queries · {denominators(rows)} · best value per quality column in bold (diagnostics aside) · percentages except IEG (points) · hover a header for its definition
         {hasIntervals && (
           <>
             {' · '}

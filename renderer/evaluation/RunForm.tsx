@@ -26,16 +26,19 @@ export function RunForm({ hasStore }: { hasStore: boolean }) {
   // A second model to score beside cama (cama_against), for the paired comparison; '' for none.
   const [against, setAgainst] = useState('');
   const methods = listed.data ?? NO_METHODS;
-  // Every offline method is chosen until the user unticks one; an LLM method only once ticked (it costs calls).
+  // Every offline method is chosen until the user unticks one; an LLM method (it costs calls) and a
+  // diagnostic (it needs ground-truth factors) only once ticked.
   const [unticked, setUnticked] = useState<ReadonlySet<string>>(() => new Set());
-  const [llmTicked, setLlmTicked] = useState<ReadonlySet<string>>(() => new Set());
+  const [optedIn, setOptedIn] = useState<ReadonlySet<string>>(() => new Set());
   const llmNames = new Set(methods.filter((m) => m.llm).map((m) => m.name));
-  const chosen = new Set(methods.map((m) => m.name).filter((n) => (llmNames.has(n) ? llmTicked.has(n) : !unticked.has(n))));
+  const diagnostics = methods.filter((m) => m.diagnostic);
+  const optIn = new Set([...llmNames, ...diagnostics.map((m) => m.name)]);
+  const chosen = new Set(methods.map((m) => m.name).filter((n) => (optIn.has(n) ? optedIn.has(n) : !unticked.has(n))));
   const job = useJob('eval');
   const running = isRunning(job);
   const toggle = (name: string, on: boolean) => {
-    if (llmNames.has(name))
-      setLlmTicked((prev) => {
+    if (optIn.has(name))
+      setOptedIn((prev) => {
         const next = new Set(prev);
         if (on) next.add(name);
         else next.delete(name);
@@ -72,9 +75,20 @@ export function RunForm({ hasStore }: { hasStore: boolean }) {
       {GROUPS.map((g) => (
         <fieldset key={g} className="method-group">
           <legend>{GROUP_LABEL[g]}</legend>
-          {methods.filter((m) => m.group === g && !m.llm).map(checkbox)}
+          {methods.filter((m) => m.group === g && !m.llm && !m.diagnostic).map(checkbox)}
         </fieldset>
       ))}
+      {diagnostics.length > 0 && (
+        <fieldset className="method-group" data-testid="eval-diagnostics">
+          <legend>diagnostics</legend>
+          {diagnostics.map(checkbox)}
+          <p className="hint">
+            Not methods anyone could run: both put each memory in the slot of its ground-truth factor. oracle_slots is cama with only its slots replaced, so its
+            lead over cama is what the model&apos;s grouping of copies costs; oracle_factors has nothing else learned either. They need a store whose memories carry
+            ground-truth factors (simulated or converted bundles) and refuse one without.
+          </p>
+        </fieldset>
+      )}
       {llmNames.size > 0 && (
         <fieldset className="method-group" data-testid="eval-llm-methods">
           <legend>LLM methods</legend>
@@ -107,7 +121,7 @@ export function RunForm({ hasStore }: { hasStore: boolean }) {
           variant="link"
           onClick={() => {
             setUnticked(new Set(methods.map((m) => m.name)));
-            setLlmTicked(new Set());
+            setOptedIn(new Set());
           }}
           disabled={running}
         >

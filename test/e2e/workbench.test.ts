@@ -108,18 +108,24 @@ describe('the workbench in a browser', () => {
 
   it('runs an evaluation of the ticked methods with progress and shows the metrics table', async () => {
     await wb.page.goto(`${wb.web.url}#/eval`);
-    // Three methods, not all eleven: the run is the same loop, and the unticked ones must stay out of it.
-    const keep = ['majority_vote', 'provenance_root', 'cama'];
+    // A few methods, not all eleven: the run is the same loop, and the unticked ones must stay out of it.
+    // The diagnostics are offered unticked (they need ground-truth factors, which the simulated demo has).
+    const keep = ['majority_vote', 'provenance_root', 'cama', 'oracle_slots'];
     const boxes = wb.page.locator('[data-testid^="eval-method-"]');
     await boxes.first().waitFor();
+    expect(await wb.page.getByTestId('eval-method-oracle_slots').isChecked()).toBe(false);
+    expect(await wb.page.getByTestId('eval-method-oracle_factors').isChecked()).toBe(false);
     for (const id of await boxes.evaluateAll((els) => els.map((e) => e.getAttribute('data-testid') as string))) {
-      if (!keep.includes(id.slice('eval-method-'.length))) await wb.page.getByTestId(id).uncheck();
+      if (keep.includes(id.slice('eval-method-'.length))) await wb.page.getByTestId(id).check();
+      else await wb.page.getByTestId(id).uncheck();
     }
     await wb.page.getByTestId('eval-run-button').click();
     await untilShownOrJobFails(wb.page, wb.page.getByTestId('metrics-table'), 'eval');
     const rows = wb.page.getByTestId('metrics-table').locator('tbody tr[data-method]');
     const methods = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-method')));
     expect(methods.sort()).toEqual([...keep].sort());
+    // The diagnostic reads ground truth: shown, never ranked best.
+    expect(await wb.page.locator('tr[data-method="oracle_slots"] td.best').count()).toBe(0);
     // The 95% intervals, on request: the saved run's own, under each rate, and cama's lead over the others.
     await wb.page.getByTestId('metrics-intervals').check();
     const saved = await wb.api('evalRun', { id: (await wb.api('evalRuns'))[0]!.id });

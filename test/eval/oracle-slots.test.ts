@@ -1,20 +1,25 @@
 // `oracle_slots`: the shipped model and policy with only Z replaced by the ground-truth factors, on a
 // simulated bundle (which carries `factor`). What a researcher reads from it is "what the model's grouping
 // costs", so it must keep everything else the model says (credibility, support) and group exactly by factor.
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate, type EvalReport, type QueryResult } from '../../electron/eval/harness';
 import { resolveMethods } from '../../electron/eval/methods';
 import { loadEngine } from '../../electron/runtime/setup';
 import type { Store } from '../../electron/store/store';
+import { readBundle, writeBundle } from '../bundle/helpers';
 import { simulateBundle, storeOf, tempDir } from '../model/helpers';
 
+let bundle: string;
 let store: Store;
+let setup: Awaited<ReturnType<typeof loadEngine>>;
 let report: EvalReport;
 const firstSteps = new Map<string, QueryResult>();
 
 beforeAll(async () => {
-  store = storeOf(await simulateBundle(tempDir('cama-oracle-slots-')));
-  const setup = await loadEngine();
+  bundle = await simulateBundle(tempDir('cama-oracle-slots-'));
+  store = storeOf(bundle);
+  setup = await loadEngine();
   report = await evaluate(store, {
     bundle: 'small',
     methods: resolveMethods(['cama', 'oracle_slots', 'oracle_factors']),
@@ -62,5 +67,26 @@ describe('oracle_slots', () => {
       .filter((k) => k.startsWith('oracle_slots:'))
       .filter((k) => firstSteps.get(k)?.predicted !== firstSteps.get(k.replace('oracle_slots:', 'oracle_factors:'))?.predicted);
     expect(differ.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a bundle whose memories carry no ground-truth factor, naming the query, instead of scoring each memory as its own slot', async () => {
+    const files = readBundle(bundle);
+    const stripped = (files['memories.jsonl'] ?? []).map((line) => {
+      const row = JSON.parse(line) as { factor?: string; claims?: Array<{ factor?: string }> };
+      delete row.factor;
+      for (const c of row.claims ?? []) delete c.factor;
+      return row;
+    });
+    const dir = writeBundle({ ...files, 'memories.jsonl': stripped }, path.join(tempDir('cama-oracle-nofactor-'), 'bundle'));
+    const bare = storeOf(dir);
+    try {
+      for (const name of ['oracle_slots', 'oracle_factors']) {
+        await expect(evaluate(bare, { bundle: 'bare', methods: resolveMethods([name]), context: setup })).rejects.toThrow(
+          new RegExp(`^${name}: no memory in the slice of query "[^"]+" carries a ground-truth factor`),
+        );
+      }
+    } finally {
+      bare.close();
+    }
   });
 });

@@ -3,7 +3,7 @@
 
 import { Command } from 'commander';
 import { METADATA_SHUFFLE_SEED } from '../../bundle/import';
-import { ablationMethod, againstMethod, DEFAULT_METHODS, resolveMethods } from '../../eval/methods';
+import { ablationMethod, againstMethod, DEFAULT_METHODS, DIAGNOSTIC_METHODS, resolveMethods } from '../../eval/methods';
 import { GROUPS } from '../../model/featurizer';
 import { type EvalReport, evaluate } from '../../eval/harness';
 import { BOOTSTRAP_RESAMPLES } from '../../eval/intervals';
@@ -50,7 +50,10 @@ export function evalCommand(): Command {
     .description('evaluate methods on a bundle: accuracy, CMR, RS, IEG, ERR (paper Eq. 18-21), cost, factor diagnostics')
     .option('--bundle <dir>', 'the bundle to score (imported into a scratch store, or into --store)')
     .option('--store <file>', 'a store file: score its queries, and save the run, its results and its episodes there')
-    .option('--methods <list>', `comma-separated methods (default: all): ${DEFAULT_METHODS.join(', ')}`)
+    .option(
+      '--methods <list>',
+      `comma-separated methods (default: all): ${DEFAULT_METHODS.join(', ')}; diagnostics, never defaults, for bundles that carry ground-truth factors: ${DIAGNOSTIC_METHODS.map((m) => m.name).join(', ')}`,
+    )
     .option('--engine-config <file>', 'a JSON file overriding engine settings (K, B, τ_p, τ_N, τ_H, ...)')
     .option('--model <file>', MODEL_OPTION_HELP)
     .option('--policy <file>', POLICY_OPTION_HELP)
