@@ -181,16 +181,21 @@ export const ORACLE_SLOTS_METHOD: Method = cama(ORACLE_SLOTS, "diagnostic: cama'
 /** The diagnostics resolveMethods knows beside the defaults (never defaults themselves). */
 export const DIAGNOSTIC_METHODS: readonly Method[] = [ORACLE_METHOD, ORACLE_SLOTS_METHOD];
 
+/** Whether any of the memories carries a ground-truth factor, on any key (a slice may hold none that claims the query's). */
+function anyGroundTruth(source: EvalSource, memories: readonly SliceMemory[]): boolean {
+  return [...source.truths(memories.map((m) => m.id)).values()].some((t) => t.factor !== undefined || t.claimFactors.some((f) => f !== undefined));
+}
+
 /**
  * Z with one slot per ground-truth factor of the key (a memory without one alone), one-hot rows; past J
- * slots share the last. Refuses a slice none of whose members carries a factor: without them the oracle
- * would be each memory its own slot, numbers that look like a diagnosis and are none.
+ * slots share the last. Refuses a slice none of whose members carries a factor on any key (a bundle without
+ * them): the oracle would be each memory its own slot, numbers that look like a diagnosis and are none.
  */
 function factorAssignment(source: EvalSource, input: SliceInput, method: string): Matrix {
   const K = input.memories.length;
   const J = input.slots;
   const factors = input.key ? factorsOn(source, input.memories, input.key) : [];
-  if (input.key && K > 0 && factors.every((f) => f === undefined)) {
+  if (input.key && K > 0 && factors.every((f) => f === undefined) && !anyGroundTruth(source, input.memories)) {
     throw new Error(
       `${method}: no memory in the slice of query "${input.query.id}" carries a ground-truth factor for its key; the oracle diagnostics need a bundle whose memories or claims carry \`factor\` (simulated or converted data)`,
     );
