@@ -7,6 +7,7 @@ import { formatFixed, numberOption } from '../options';
 import { phasedBar } from '../progress';
 import { type FeatureGroup, FEATURIZER_VERSION, FEATURIZER_VERSIONS, type FeaturizerVersion, GROUPS, isFeaturizerVersion, SLICE_FEATURIZER_VERSION, STORE_FEATURIZER_VERSION } from '../../model/featurizer';
 import { type AffinityRefitReport, REFIT_DEFAULTS } from '../../train/affinity-refit';
+import { DEFAULT_HYPER } from '../../model/spec';
 import { type TrainEvent, train, TRAIN_DEFAULTS } from '../../train/trainer';
 import { cliIo } from '../io';
 import { readOverrides } from './engine';
@@ -137,6 +138,7 @@ export function trainCommand(): Command {
     .option('--no-refit-affinity', "keep Adam's affinity head (no refit after the epochs)")
     .option('--l2 <λ>', 'λ of an L2 penalty on the weight matrices', numberOption('l2', (x) => x >= 0), TRAIN_DEFAULTS.l2)
     .option('--tau-d <τ>', 'τ_d: temperature of L_d', numberOption('τ_d', (x) => x > 0), TRAIN_DEFAULTS.tauD)
+    .option('--hidden <d>', `d: the width of the memory representation (default ${DEFAULT_HYPER.hidden})`, numberOption('hidden width', (x) => Number.isInteger(x) && x >= 4 && x <= 512))
     .option('--component-attention', "attention by recorded component: a source and its recorded copies draw the attention of one member (each key's logit − log of its provenance component's size)")
     .option('--memory-text-blind', "the input projection does not read the memories' hashed texts (a wording family's vocabulary cannot be memorised); text still counts through the scalar, pair and support features")
     .option('--context-free-credibility', 'credibility c_i from the memory and the query alone (x_0), not from the attended representation, so the rest of the slice cannot move how much a statement counts')
@@ -185,6 +187,7 @@ export function trainCommand(): Command {
         calibrate: boolean;
         engineConfig?: string;
         weakLabels?: boolean;
+        hidden?: number;
         componentAttention?: boolean;
         contextFreeCredibility?: boolean;
         memoryTextBlind?: boolean;
@@ -223,6 +226,7 @@ export function trainCommand(): Command {
               engine,
               weakLabels: opts.weakLabels ?? false,
               hyper: {
+                ...(opts.hidden !== undefined ? { hidden: opts.hidden } : {}),
                 ...(opts.componentAttention ? { componentAttention: true } : {}),
                 ...(opts.contextFreeCredibility ? { contextFreeCredibility: true } : {}),
                 ...(opts.memoryTextBlind ? { memoryTextBlind: true } : {}),
