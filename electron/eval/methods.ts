@@ -233,7 +233,7 @@ function oracleSlotsModel(source: EvalSource, inner: EvidenceModel): EvidenceMod
   if (model) return model;
   model = {
     name: `${inner.name} (ground-truth slots)`,
-    heuristic: true,
+    heuristic: inner.heuristic,
     async infer(input) {
       const out = await inner.infer(input);
       return { ...out, assignment: factorAssignment(source, input, ORACLE_SLOTS) };
