@@ -103,33 +103,36 @@ export function MetricsTable({ methods, nQueries }: { methods: Record<string, Ev
           </tr>
         </thead>
         <tbody>
-          {rows.map(([name, m]) => (
-            <tr key={name} className={name === 'cama' ? 'ours' : DIAGNOSTIC_METHOD_NAMES.includes(name) ? 'diagnostic' : ''} data-method={name}>
-              <th className="left mono" title={DIAGNOSTIC_METHOD_NAMES.includes(name) ? 'a diagnostic: it reads the ground-truth factors, so no one could run it; not ranked' : undefined}>
-                {name}
-              </th>
-              {METRIC_COLUMNS.map((c) => {
-                const v = value(m, c.key);
-                const isBest = v !== null && best[c.key] === v && !DIAGNOSTIC_METHOD_NAMES.includes(name);
-                const ci = interval(m, c.key);
-                return (
-                  <td key={c.key} className={`num${isBest ? ' best' : ''}${c.better ? '' : ' cost'}`} title={ci ? `95% interval ${span(ci)} (a bootstrap over questions)` : undefined}>
-                    {c.format(v)}
-                    {intervals && ci && (
-                      <span className="ci" data-testid="metric-interval">
-                        {span(ci)}
-                      </span>
-                    )}
+          {rows.map(([name, m]) => {
+            const diagnostic = DIAGNOSTIC_METHOD_NAMES.includes(name);
+            return (
+              <tr key={name} className={name === 'cama' ? 'ours' : diagnostic ? 'diagnostic' : ''} data-method={name}>
+                <th className="left mono" title={diagnostic ? 'a diagnostic: it reads the ground-truth factors, so no one could run it; not ranked' : undefined}>
+                  {name}
+                </th>
+                {METRIC_COLUMNS.map((c) => {
+                  const v = value(m, c.key);
+                  const isBest = v !== null && best[c.key] === v && !diagnostic;
+                  const ci = interval(m, c.key);
+                  return (
+                    <td key={c.key} className={`num${isBest ? ' best' : ''}${c.better ? '' : ' cost'}`} title={ci ? `95% interval ${span(ci)} (a bootstrap over questions)` : undefined}>
+                      {c.format(v)}
+                      {intervals && ci && (
+                        <span className="ci" data-testid="metric-interval">
+                          {span(ci)}
+                        </span>
+                      )}
+                    </td>
+                  );
+                })}
+                {intervals && hasLead && (
+                  <td className="num" data-testid="cama-lead">
+                    {name === 'cama' ? '' : span(m.cama_lead_ci95?.cmr) || '—'}
                   </td>
-                );
-              })}
-              {intervals && hasLead && (
-                <td className="num" data-testid="cama-lead">
-                  {name === 'cama' ? '' : span(m.cama_lead_ci95?.cmr) || '—'}
-                </td>
-              )}
-            </tr>
-          ))}
+                )}
+              </tr>
+            );
+          })}
         </tbody>
       </table>
       <p className="hint">
