@@ -545,15 +545,18 @@ export function renderComparison(rows: readonly ProtocolRow[]): string | null {
   return [head, rule, ...lines, '', summary].join('\n');
 }
 
-/** The protocol's results as a Markdown table: one line per row, CAMA beside its rivals and the oracle. */
+/**
+ * The protocol's results as a Markdown table: one line per row, CAMA beside its rivals and the two oracles
+ * (`oracle_factors`; `oracle_slots`, cama with the true slots: what its grouping costs on the row).
+ */
 export function renderProtocol(rows: readonly ProtocolRow[]): string {
-  const head = '| set | prov. | claims | n / D_minor | cama Acc | cama CMR | cama RS (→gold) | cama ERR | heuristic CMR | provenance_root CMR | best baseline CMR | best baseline Acc | oracle CMR |';
+  const head = '| set | prov. | claims | n / D_minor | cama Acc | cama CMR | cama RS (→gold) | cama ERR | heuristic CMR | provenance_root CMR | best baseline CMR | best baseline Acc | oracle CMR | true slots: CMR / RS |';
   const rule = `|${head.split('|').slice(1, -1).map(() => '---').join('|')}|`;
   const lines = rows.map((r) => {
     const c = r.methods.cama;
     const cmr = bestBaseline(r, 'cmr');
     const acc = bestBaseline(r, 'accuracy');
-    return `| ${r.set} | ${r.provenance} | ${r.claims} | ${r.queries} / ${r.nMinor} | ${f1(c?.accuracy)} | ${f1(c?.cmr)} | ${f1(c?.rs)} (${f1(c?.rs_to_gold)}) | ${f1(c?.err)} | ${f1(r.methods.cama_heuristic?.cmr)} | ${f1(r.methods.provenance_root?.cmr)} | ${cmr ? `${f1(cmr.value)} (${cmr.name})` : '–'} | ${acc ? `${f1(acc.value)} (${acc.name})` : '–'} | ${f1(r.methods.oracle_factors?.cmr)} |`;
+    return `| ${r.set} | ${r.provenance} | ${r.claims} | ${r.queries} / ${r.nMinor} | ${f1(c?.accuracy)} | ${f1(c?.cmr)} | ${f1(c?.rs)} (${f1(c?.rs_to_gold)}) | ${f1(c?.err)} | ${f1(r.methods.cama_heuristic?.cmr)} | ${f1(r.methods.provenance_root?.cmr)} | ${cmr ? `${f1(cmr.value)} (${cmr.name})` : '–'} | ${acc ? `${f1(acc.value)} (${acc.name})` : '–'} | ${f1(r.methods.oracle_factors?.cmr)} | ${r.methods.oracle_slots ? `${f1(r.methods.oracle_slots.cmr)} / ${f1(r.methods.oracle_slots.rs)}` : '–'} |`;
   });
   return [head, rule, ...lines].join('\n');
 }

@@ -124,7 +124,7 @@ describe('the evaluation protocol', () => {
       sets: [{ name: 'tiny', simulate: 'tiny.json' }],
       provenance: [1, 0],
       claims: ['keep', 'none'],
-      methods: ['majority_vote', 'provenance_root', 'cama', 'oracle_factors'],
+      methods: ['majority_vote', 'provenance_root', 'cama', 'oracle_factors', 'oracle_slots'],
       targets: { cmr: 75, rs: 8, err: 40, textAccuracy: 60 },
     };
     const c = engineConfig();
@@ -167,6 +167,9 @@ describe('the evaluation protocol', () => {
     const table = renderProtocol(rows).split('\n');
     expect(table).toHaveLength(2 + rows.length);
     expect(table[2]).toMatch(/^\| tiny \| 1 \| keep \| 24 \/ \d+ \|/);
+    // The last column: cama with the true slots (oracle_slots), its CMR and RS on the row.
+    const slots = rows[0]!.methods.oracle_slots!;
+    expect(table[2]).toMatch(new RegExp(`\\| ${slots.cmr!.toFixed(1)} / ${slots.rs!.toFixed(1)} \\|$`));
   });
 
   it('--against scores a second engine on the same questions: paired leads per row, and its own targets', async () => {
