@@ -11,7 +11,7 @@
 // summary), and by whether the two share a residual word (a word that is not the question's, the key's or
 // a hypothesis's, as the featurizer counts them: a reference, a time, a place) or nothing but the fact,
 // with their mean affinity D: the grouping errors that add a slot to a side. Needs bundles that carry
-// `factor`.
+// `factor`. The breakdowns are of the model's own grouping, so they come with the `once` mode.
 //   npx tsx test/bench/experiments/model-parts.ts [--model M.onnx --policy P.onnx] [--modes once,oracle-z,...] BUNDLE_DIR...
 // Results are in the README ("What the grouping costs").
 import { readFileSync } from 'node:fs';
@@ -58,6 +58,7 @@ function sideOf(input: SliceInput, i: number): number {
   return -1;
 }
 
+/** The slot member i is most likely in (its row's largest entry; the first on ties). */
 function mostLikelySlot(Z: EvidenceOutput['assignment'], i: number): number {
   let best = 0;
   for (let j = 1; j < Z.cols; j++) if ((Z.data[i * Z.cols + j] as number) > (Z.data[i * Z.cols + best] as number)) best = j;
