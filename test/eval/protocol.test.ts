@@ -27,6 +27,21 @@ import { tempDir } from '../simulator/helpers';
 
 const ROOT = path.join(__dirname, '../..');
 
+const TARGETS = { cmr: 75, rs: 8, err: 40, textAccuracy: 60 };
+
+/** The heuristic provider and policy at the default engine settings: the engine these runs score with. */
+function heuristicContext() {
+  const config = engineConfig();
+  return { config, model: heuristicModel(config.duplicateThreshold), policy: heuristicPolicy };
+}
+
+/** A fresh folder holding `tiny.json` (20 subjects, 24 questions, the seed given) and a protocol over that one set. */
+function tinyProtocol(seed: number, rest: Omit<ProtocolConfig, 'sets' | 'targets'>): { dir: string; config: ProtocolConfig } {
+  const dir = tempDir();
+  fs.writeFileSync(path.join(dir, 'tiny.json'), JSON.stringify({ seed, world: { subjects: 20 }, queries: { count: 24 } }));
+  return { dir, config: { sets: [{ name: 'tiny', simulate: 'tiny.json' }], ...rest, targets: TARGETS } };
+}
+
 describe('the evaluation protocol', () => {
   it('the shipped protocol names every report set the README reports, and its files exist', () => {
     const file = path.join(ROOT, 'resources/configs/protocol.json');
@@ -108,7 +123,7 @@ describe('the evaluation protocol', () => {
     const dir = tempDir();
     const write = (set: object) => {
       const file = path.join(dir, 'p.json');
-      fs.writeFileSync(file, JSON.stringify({ sets: [set], provenance: [1], claims: ['keep'], methods: ['cama'], targets: { cmr: 75, rs: 8, err: 40, textAccuracy: 60 } }));
+      fs.writeFileSync(file, JSON.stringify({ sets: [set], provenance: [1], claims: ['keep'], methods: ['cama'], targets: TARGETS }));
       return () => readProtocol(file);
     };
     expect(write({ name: 'a', simulate: 'x.json', part: 'validation' })).toThrow(/p\.json: not a valid protocol.*part/s);
@@ -117,18 +132,8 @@ describe('the evaluation protocol', () => {
   });
 
   it('generates each set at each provenance rate, scores it with and without claims, and checks the targets', async () => {
-    const dir = tempDir();
-    const simConfig = path.join(dir, 'tiny.json');
-    fs.writeFileSync(simConfig, JSON.stringify({ seed: 5, world: { subjects: 20 }, queries: { count: 24 } }));
-    const config: ProtocolConfig = {
-      sets: [{ name: 'tiny', simulate: 'tiny.json' }],
-      provenance: [1, 0],
-      claims: ['keep', 'none'],
-      methods: ['majority_vote', 'provenance_root', 'cama', 'oracle_factors', 'oracle_slots'],
-      targets: { cmr: 75, rs: 8, err: 40, textAccuracy: 60 },
-    };
-    const c = engineConfig();
-    const rows = await runProtocol({ config, configDir: dir, dir: path.join(dir, 'sets'), context: { config: c, model: heuristicModel(c.duplicateThreshold), policy: heuristicPolicy } });
+    const { dir, config } = tinyProtocol(5, { provenance: [1, 0], claims: ['keep', 'none'], methods: ['majority_vote', 'provenance_root', 'cama', 'oracle_factors', 'oracle_slots'] });
+    const rows = await runProtocol({ config, configDir: dir, dir: path.join(dir, 'sets'), context: heuristicContext() });
     expect(rows.map((r) => `${r.set}/${r.provenance}/${r.claims}`)).toEqual(['tiny/1/keep', 'tiny/1/none', 'tiny/0/keep', 'tiny/0/none']);
     // Same questions, every run; claims really removed in the `none` runs.
     for (const r of rows) expect(r.queries).toBe(24);
@@ -137,7 +142,7 @@ describe('the evaluation protocol', () => {
     expect(rows[0]!.methods.provenance_root!.cmr!).toBeGreaterThanOrEqual(rows[2]!.methods.provenance_root!.cmr!);
     // The bundles are reused while their config is unchanged.
     const before = fs.statSync(path.join(dir, 'sets', 'tiny-p1', 'memories.jsonl')).mtimeMs;
-    await runProtocol({ config: { ...config, provenance: [1], claims: ['keep'] }, configDir: dir, dir: path.join(dir, 'sets'), context: { config: c, model: heuristicModel(c.duplicateThreshold), policy: heuristicPolicy } });
+    await runProtocol({ config: { ...config, provenance: [1], claims: ['keep'] }, configDir: dir, dir: path.join(dir, 'sets'), context: heuristicContext() });
     expect(fs.statSync(path.join(dir, 'sets', 'tiny-p1', 'memories.jsonl')).mtimeMs).toBe(before);
 
     const checks = protocolChecks(rows, config.targets);
@@ -173,17 +178,8 @@ describe('the evaluation protocol', () => {
   });
 
   it('--against scores a second engine on the same questions: paired leads per row, and its own targets', async () => {
-    const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'tiny.json'), JSON.stringify({ seed: 11, world: { subjects: 20 }, queries: { count: 24 } }));
-    const config: ProtocolConfig = {
-      sets: [{ name: 'tiny', simulate: 'tiny.json' }],
-      provenance: [0.5],
-      claims: ['keep'],
-      methods: ['provenance_root', 'cama'],
-      targets: { cmr: 75, rs: 8, err: 40, textAccuracy: 60 },
-    };
-    const c = engineConfig();
-    const context = { config: c, model: heuristicModel(c.duplicateThreshold), policy: heuristicPolicy };
+    const { dir, config } = tinyProtocol(11, { provenance: [0.5], claims: ['keep'], methods: ['provenance_root', 'cama'] });
+    const context = heuristicContext();
     const scored: Array<{ row: ProtocolRow; scored: ScoredQuestions }> = [];
     const run = (against: Parameters<typeof againstMethod>[0]) =>
       runProtocol({ config, configDir: dir, dir: path.join(dir, 'sets'), context, extraMethods: [againstMethod(against)], onScored: (row, s) => void scored.push({ row, scored: s }) });
@@ -211,18 +207,13 @@ describe('the evaluation protocol', () => {
   });
 
   it('checks invariance: decisions under a rewrite, and the CMR that shuffled metadata costs on average over its permutations', async () => {
-    const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'tiny.json'), JSON.stringify({ seed: 9, world: { subjects: 20 }, queries: { count: 24 } }));
-    const config: ProtocolConfig = {
-      sets: [{ name: 'tiny', simulate: 'tiny.json' }],
+    const { dir, config } = tinyProtocol(9, {
       provenance: [0.5],
       claims: ['keep'],
       methods: ['cama'],
-      targets: { cmr: 75, rs: 8, err: 40, textAccuracy: 60 },
       invariance: { set: 'tiny', families: ['terse', 'prose'], maxChanged: 5, maxShuffleCost: 10, shuffleSeeds: [1, 2, 3] },
-    };
-    const c = engineConfig();
-    const r = (await runInvariance({ config, configDir: dir, dir: path.join(dir, 'sets'), context: { config: c, model: heuristicModel(c.duplicateThreshold), policy: heuristicPolicy } }))!;
+    });
+    const r = (await runInvariance({ config, configDir: dir, dir: path.join(dir, 'sets'), context: heuristicContext() }))!;
     expect(r.rewrites.map((w) => [w.family, w.queries])).toEqual([['terse', 24], ['prose', 24]]);
     // Each share of changed decisions, their mean and the shuffle's cost come with a 95% interval around them.
     const around = (x: number | null, i: [number, number] | null) => {
@@ -255,7 +246,6 @@ describe('the evaluation protocol', () => {
       prev_answers: [people[(i + 3) % 10]],
     }));
     fs.writeFileSync(path.join(dir, 'timelines.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n'));
-    const c = engineConfig();
     const run = (part: 'validation' | 'all') =>
       runProtocol({
         config: {
@@ -263,11 +253,11 @@ describe('the evaluation protocol', () => {
           provenance: [1],
           claims: ['keep'],
           methods: ['majority_vote'],
-          targets: { cmr: 75, rs: 8, err: 40, textAccuracy: 60 },
+          targets: TARGETS,
         },
         configDir: dir,
         dir: path.join(dir, 'sets'),
-        context: { config: c, model: heuristicModel(c.duplicateThreshold), policy: heuristicPolicy },
+        context: heuristicContext(),
       });
     const memories = path.join(dir, 'sets', 'sqa-p1', 'memories.jsonl');
     const validation = await run('validation');
