@@ -25,6 +25,7 @@ import { PAIR_DIM, PAIR_FEATURES, type SliceFeatures } from '../../../electron/m
 import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
 import { loadEngine } from '../../../electron/runtime/setup';
 import { Store } from '../../../electron/store/store';
+import { argmax } from '../../../shared/values';
 
 const MODES = ['once', 'oracle-z', 'flat-rho', 'flat-c', 'oracle-z-flat-c'] as const;
 type Mode = (typeof MODES)[number];
@@ -60,9 +61,7 @@ function sideOf(input: SliceInput, i: number): number {
 
 /** The slot member i is most likely in (its row's largest entry; the first on ties). */
 function mostLikelySlot(Z: EvidenceOutput['assignment'], i: number): number {
-  let best = 0;
-  for (let j = 1; j < Z.cols; j++) if ((Z.data[i * Z.cols + j] as number) > (Z.data[i * Z.cols + best] as number)) best = j;
-  return best;
+  return argmax(Z.data.subarray(i * Z.cols, (i + 1) * Z.cols));
 }
 
 /** The oracle_slots method's model does the `oracle-z` mode; the rest replace a part of the model's output. */

@@ -17,6 +17,7 @@ import { loadEngine } from '../../../electron/runtime/setup';
 import { Store } from '../../../electron/store/store';
 import { stancesOf } from '../../../shared/math/assignment';
 import { matrix } from '../../../shared/math/matrix';
+import { argmax } from '../../../shared/values';
 
 const { values, positionals: args } = parseArgs({ options: { model: { type: 'string' }, policy: { type: 'string' } }, allowPositionals: true });
 if (args.length === 0) throw new Error('usage: slot-novelty.ts [--model M.onnx --policy P.onnx] BUNDLE_DIR...');
@@ -41,8 +42,7 @@ function withNovelty(input: SliceInput, out: EvidenceOutput, D: Float32Array): E
   const members = new Map<number, number[]>();
   for (let i = 0; i < K; i++) {
     if (!/[+-]/.test(stance[i] as string)) continue; // states nothing about the key: no slot of its own to count
-    let best = 0;
-    for (let j = 1; j < J; j++) if ((data[i * J + j] as number) > (data[i * J + best] as number)) best = j;
+    const best = argmax(data.subarray(i * J, (i + 1) * J));
     members.set(best, [...(members.get(best) ?? []), i]);
   }
   const order = [...members.keys()].sort((a, b) => (members.get(b)?.length ?? 0) - (members.get(a)?.length ?? 0) || (members.get(a)?.[0] ?? 0) - (members.get(b)?.[0] ?? 0));
