@@ -40,6 +40,7 @@ export const SimulatorConfigSchema = z
         observerReliability: range(0.75, 0.97, 0, 1, 'honest observers report the true value with this probability (uniform range)'),
         relayReliability: range(0.4, 0.9, 0, 1, 'the reliability published for relays and summarisers (they only copy)'),
         reliabilityKnownRate: probability(0.8, 'probability that an agent\'s reliability is published in agents.jsonl'),
+        roleMixRate: probability(0, 'probability that a memory is written by an agent of another role: an observation by a relay or summariser, a copy, paraphrase or summary by an observer (0: each agent keeps its one role, so what an agent usually does marks every memory it writes)'),
       })
       .strict()
       .prefault({}),

@@ -153,6 +153,19 @@ export class WorldBuilder {
     return this.kindOf.get(subject) ?? 'facility';
   }
 
+  /**
+   * Who writes a memory that `usual` would write: `usual`, or at agents.roleMixRate an agent of another
+   * role (an observation written by a relay or summariser, a derived memory by an observer), so that what
+   * an agent usually does says less about each memory it writes. The memory's kind still follows what it
+   * is (the metadata lies only at the metadata knobs' rates).
+   */
+  private writer(usual: SimAgent, rng: Random): SimAgent {
+    const rate = this.config.agents.roleMixRate;
+    if (rate === 0 || !rng.chance(rate)) return usual;
+    const others = usual.role === 'observer' ? [...this.byRole('relay'), ...this.byRole('summariser')] : this.byRole('observer');
+    return others.length > 0 ? rng.pick(others) : usual;
+  }
+
   private byRole(role: Role): SimAgent[] {
     let list = this.roleIndex.get(role);
     if (!list) {
@@ -282,8 +295,9 @@ export class WorldBuilder {
   }
 
   /** A direct observation: a new factor with details of its own. `offQuery` words the attribute with a synonym. */
-  observe(key: KeyCase, agent: SimAgent, value: string, time: number, offQuery: boolean, rng: Random, pool?: 'ind'): MemoryRow {
+  observe(key: KeyCase, observer: SimAgent, value: string, time: number, offQuery: boolean, rng: Random, pool?: 'ind'): MemoryRow {
     const { evidence, wording } = this.config;
+    const agent = this.writer(observer, rng);
     const attrSurface = offQuery ? rng.pick(key.attribute.synonyms) : key.attribute.name;
     const factor = `f${this.nextFactor++}`;
     // House wording: the plain family's canonical sentence, as a standard report form would word it; the
@@ -298,7 +312,7 @@ export class WorldBuilder {
     const m = this.memory({
       agent: agent.row.id,
       text: family(familyName).render(fact, trimmings, rng),
-      kind: honestKind(agent.role, rng),
+      kind: honestKind(observer.role, rng),
       time,
       claims: [{ subject: key.subject, attribute: key.attribute.name, value, factor }],
       pool,
@@ -353,7 +367,8 @@ export class WorldBuilder {
     const aboutThisKey = own !== undefined && own.subject === key.subject && own.attribute === key.attribute.name;
     const parentWording = (aboutThisKey ? this.wording.get(parent.id) : undefined) ?? { attrSurface: key.attribute.name, details: [] };
     const summariser = kind === 'summary' && this.agents.some((a) => a.role === 'summariser');
-    const agent = rng.pick(this.byRole(summariser ? 'summariser' : 'relay'));
+    const deriver = rng.pick(this.byRole(summariser ? 'summariser' : 'relay'));
+    const agent = this.writer(deriver, rng);
     const parents = [parent.id];
     // A verbatim copy repeats every claim of its parent (a copied merged summary keeps both facts).
     const claims: ClaimRow[] = kind === 'copy' ? parent.claims.map((c) => ({ ...c })) : [{ ...claim }];
@@ -388,7 +403,7 @@ export class WorldBuilder {
     }
     // Written after everything it derives from, and before the question is asked.
     const time = rng.uniform(earliest, Math.max(earliest, key.queryTime));
-    const memory = this.memory({ agent: agent.row.id, text, kind: honestKind(agent.role, rng), time, claims, pool, wording: familyName, derivation: kind });
+    const memory = this.memory({ agent: agent.row.id, text, kind: honestKind(deriver.role, rng), time, claims, pool, wording: familyName, derivation: kind });
     this.setMetadata(memory, agent, parent, rng);
     this.wording.set(memory.id, { attrSurface, details });
     this.renders.set(memory.id, render);

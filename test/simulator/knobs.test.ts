@@ -177,3 +177,41 @@ describe('wording.families: the validation-only families', () => {
     }
   });
 });
+
+describe('agents.roleMixRate', () => {
+  /** The share of originals and derived memories written by an agent that mostly writes the other sort. */
+  function againstRole(b: Bundle): number {
+    const tally = new Map<string, { derived: number; original: number }>();
+    for (const m of b.memories) {
+      if (m.derivation !== 'original' && !isDerived(m)) continue;
+      const t = tally.get(m.agent) ?? { derived: 0, original: 0 };
+      if (isDerived(m)) t.derived++;
+      else t.original++;
+      tally.set(m.agent, t);
+    }
+    let minority = 0;
+    let all = 0;
+    for (const t of tally.values()) {
+      minority += Math.min(t.derived, t.original);
+      all += t.derived + t.original;
+    }
+    return minority / all;
+  }
+  const honest = { metadata: { derivedAsObservationRate: 0, observationAsDerivedRate: 0 } };
+
+  it('0 (the default): every agent writes only observations or only copies, paraphrases and summaries', async () => {
+    const b = await simulateBundle({ seed: 41, ...honest });
+    expect(b.memories.filter(isDerived).length).toBeGreaterThan(100);
+    expect(againstRole(b)).toBe(0);
+  });
+
+  it('0.3: about that share is written by an agent of the other role, and each kind still says what its memory is', async () => {
+    const b = await simulateBundle({ seed: 41, agents: { roleMixRate: 0.3 }, ...honest });
+    expect(againstRole(b)).toBeGreaterThan(0.15);
+    expect(againstRole(b)).toBeLessThan(0.45);
+    for (const m of b.memories) {
+      if (m.derivation === 'original') expect(['observation', 'report', 'log'], m.id).toContain(m.kind);
+      if (isDerived(m)) expect(['relay', 'message', 'summary'], m.id).toContain(m.kind);
+    }
+  });
+});
