@@ -11,14 +11,14 @@ import { provenancePrior } from './provenance';
 import { claimSupport } from './scorer';
 import { questionKey, readTexts, type TextReading } from './text-claims';
 import { sliceAsRead } from './observed';
-import type { MemorySource, SliceMemory, WordCounts, WordFrequency } from './types';
+import type { AgentBehaviour, MemorySource, SliceMemory, WordCounts, WordFrequency } from './types';
 
 /**
  * What building a slice's input may ask the store: how rare the question's words are (readTexts) and the
  * members' recorded parents outside the slice (sliceAsRead). Either may be missing; a slice read without
  * them uses the extractor's defaults and the slice's own edges.
  */
-export type SliceStore = Partial<Pick<MemorySource, 'documentFrequency' | 'parentsOf' | 'documentCount' | 'wordCounts'>>;
+export type SliceStore = Partial<Pick<MemorySource, 'documentFrequency' | 'parentsOf' | 'documentCount' | 'wordCounts' | 'agentBehaviour'>>;
 
 /**
  * How the members' `observed` is read: against the recorded provenance (what analysis always does), or as
@@ -53,7 +53,7 @@ export function buildSliceInput(
   const key = queryKey(query, slice) ?? questionKey(query);
   const claimed = claimedValues(slice, key);
   const reading = slice.some((m) => m.claims.length === 0) ? readTexts(query, key, slice, claimed.map((h) => h.value), wordFrequency(store, words)) : undefined;
-  return assemble(query, key, slice, edges, slots, reading, words);
+  return assemble(query, key, slice, edges, slots, reading, words, store?.agentBehaviour?.());
 }
 
 /**
@@ -75,7 +75,7 @@ export async function buildSliceInputWith(
   const key = queryKey(query, slice) ?? questionKey(query);
   const claimed = claimedValues(slice, key);
   const reading = slice.some((m) => m.claims.length === 0) ? await reader(query, key, slice, claimed.map((h) => h.value)) : undefined;
-  return assemble(query, key, slice, edges, slots, reading, storeWordCounts(store));
+  return assemble(query, key, slice, edges, slots, reading, storeWordCounts(store), store?.agentBehaviour?.());
 }
 
 /** The store's word counts for the featurizer, read with one freshness check where the store offers it. */
@@ -103,11 +103,13 @@ function assemble(
   slots: number,
   reading: TextReading | undefined,
   words: WordCounts | undefined,
+  agents: AgentBehaviour | undefined,
 ): SliceInput {
   const hypotheses = extractHypotheses(slice, key, reading);
   const ids = slice.map((m) => m.id);
   return {
     ...(words && words.documents > 0 ? { storeWords: words } : {}),
+    ...(agents ? { agents } : {}),
     query,
     key,
     memories: slice,

@@ -7,7 +7,7 @@
 
 import type { ProvenanceEdge } from '../../shared/domain';
 import type { SearchHit, SearchOptions } from '../store/memories';
-import type { MemorySource, SliceMemory, WordCounts } from './types';
+import type { AgentBehaviour, MemorySource, SliceMemory, WordCounts } from './types';
 
 /** A key of the ids in order (memories() keeps it; edgesAmong() does not depend on it, so it costs a miss). */
 const idsKey = (ids: readonly string[]): string => ids.join('\u0000');
@@ -40,6 +40,7 @@ export function rememberingSource(source: MemorySource, limit = 100_000): Memory
     parentsOf: (id) => [...remember(parents, id, limit, () => source.parentsOf(id))],
     documentFrequency: (word) => remember(frequencies, word, limit, () => source.documentFrequency(word)),
     ...(source.documentCount ? { documentCount: () => (source.documentCount as () => number).call(source) } : {}),
+    ...(source.agentBehaviour ? { agentBehaviour: () => (source.agentBehaviour as () => AgentBehaviour).call(source) } : {}),
     ...(source.wordCounts
       ? {
           wordCounts: () => {

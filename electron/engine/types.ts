@@ -2,9 +2,10 @@
 // interface only, so it can be exercised on any store with the same behaviour.
 
 import type { ProvenanceEdge } from '../../shared/domain';
+import type { AgentBehaviour } from '../store/agent-behaviour';
 import type { SearchHit, SearchOptions, StoredMemory, WordCounts } from '../store/memories';
 
-export type { WordCounts };
+export type { AgentBehaviour, WordCounts };
 
 /** A memory as the engine reads it: the agent's published reliability joined in. */
 export type SliceMemory = StoredMemory;
@@ -27,6 +28,11 @@ export interface MemorySource {
    * every word. Optional: a source without it is asked word by word.
    */
   wordCounts?(): WordCounts;
+  /**
+   * What each agent's behaviour over the store says (featurizer version 6 reads it). Optional: a source
+   * without it gives every agent an unknown share.
+   */
+  agentBehaviour?(): AgentBehaviour;
 }
 
 /** What the text extractor asks a store: how rare each of the question's words is there. */

@@ -42,13 +42,23 @@ export const SLICE_FEATURIZER_VERSION = 'cama-features/3';
 export const STORE_FEATURIZER_VERSION = 'cama-features/5';
 
 /**
+ * Version 6 reads, besides what version 5 reads, each agent's behaviour over the store
+ * (electron/store/agent-behaviour.ts): the share of its statements that were the first of their value on
+ * their key. A relay or summariser is never first; an observer often is; neither a memory's text nor its
+ * metadata need say which it is. Two version-5 columns carry it instead of what they carried: the memory
+ * column "χ other" (what the known flag and the other χ's already tell) and the pair column "same source
+ * type" (a metadata cue that lies where metadata lies).
+ */
+export const AGENT_FEATURIZER_VERSION = 'cama-features/6';
+
+/**
  * The version the shipped models use and `cama train` uses by default (README, "Featurizer version 5").
  * Bump on ANY change to what a feature means or how it is computed.
  */
 export const FEATURIZER_VERSION = STORE_FEATURIZER_VERSION;
 
 /** The versions this featurizer computes: a model is fed the one it was trained against. */
-export const FEATURIZER_VERSIONS = [SLICE_FEATURIZER_VERSION, STORE_FEATURIZER_VERSION] as const;
+export const FEATURIZER_VERSIONS = [SLICE_FEATURIZER_VERSION, STORE_FEATURIZER_VERSION, AGENT_FEATURIZER_VERSION] as const;
 export type FeaturizerVersion = (typeof FEATURIZER_VERSIONS)[number];
 
 export function isFeaturizerVersion(v: string): v is FeaturizerVersion {
@@ -73,7 +83,7 @@ export const MEMORY_SCALARS: readonly Named[] = [
   ['χ user', 'metadata'],
   ['χ web', 'metadata'],
   ['χ agent', 'metadata'],
-  ['χ other', 'metadata'],
+  ['χ other (version 6: the share of the agent\'s statements in the store that came first; 0.5 unknown)', 'metadata'],
   ['known (has source metadata)', 'metadata'],
   ['time known', 'metadata'],
   ['time rank in slice (0 oldest, 1 newest)', 'metadata'],
@@ -106,7 +116,7 @@ export const PAIR_FEATURES: readonly Named[] = [
   ['both name a common agent', 'text'],
   ['same agent', 'metadata'],
   ['|Δtime| / slice time span', 'metadata'],
-  ['same source type', 'metadata'],
+  ['same source type (version 6: the first share of the later member\'s agent; same or unknown times: the smaller of the two)', 'metadata'],
   ['both observed', 'metadata'],
   ['both evidence, same stance', 'stance'],
   ['both evidence, different stance', 'stance'],
@@ -250,8 +260,9 @@ export function rareResidualLimit(K: number): number {
 
 /**
  * The featurizer. Deterministic: the same SliceInput (and store) gives the same bytes. `version`: the one a
- * model was trained against (its metadata); version 5 reads the store's word counts through
- * `input.storeWords` and, on a slice built without a store, computes what version 3 does.
+ * model was trained against (its metadata); versions 5 and 6 read the store's word counts through
+ * `input.storeWords` and, on a slice built without a store, compute what version 3 does; version 6 reads
+ * the agents' behaviour through `input.agents` (0.5, unknown, for every agent of a slice built without it).
  */
 export function featurize(input: SliceInput, version: FeaturizerVersion = FEATURIZER_VERSION): SliceFeatures {
   const memories = input.memories;
@@ -273,7 +284,7 @@ export function featurize(input: SliceInput, version: FeaturizerVersion = FEATUR
   const tokens = own.map((t) => t.tokens);
   const contentSets = own.map((t) => t.content);
   // Version 5: words read against the STORE's counts (each word's asked once per slice).
-  const counts = version === STORE_FEATURIZER_VERSION ? input.storeWords : undefined;
+  const counts = version === SLICE_FEATURIZER_VERSION ? undefined : input.storeWords;
   const dfs = new Map<string, number>();
   const storeDf = counts
     ? (w: string): number => {
@@ -328,6 +339,11 @@ export function featurize(input: SliceInput, version: FeaturizerVersion = FEATUR
   const span = tMax - tMin;
   const sortedTimes = [...times].sort((a, b) => a - b);
 
+  // --- agents' behaviour over the store (version 6) ------------------------------------------------
+  const behaviour = version === AGENT_FEATURIZER_VERSION ? input.agents : undefined;
+  const readsAgents = version === AGENT_FEATURIZER_VERSION;
+  const firstShare = (agent: string): number => behaviour?.firstShare(agent) ?? 0.5;
+
   // --- memory rows --------------------------------------------------------------------------------
   const { priors, known } = priorAttributes(memories);
   const memory = new Float32Array(K * MEMORY_DIM);
@@ -336,6 +352,7 @@ export function featurize(input: SliceInput, version: FeaturizerVersion = FEATUR
     memory.set(text.subarray(i * TEXT_DIM, (i + 1) * TEXT_DIM), row);
     let c = row + TEXT_DIM;
     for (let d = 0; d < PRIOR_DIM; d++) memory[c++] = priors.data[i * PRIOR_DIM + d] as number;
+    if (readsAgents) memory[c - 1] = firstShare(m.agent); // "χ other", the last χ
     memory[c++] = known[i] as number;
     if (m.time !== undefined) {
       memory[c++] = 1;
@@ -389,7 +406,10 @@ export function featurize(input: SliceInput, version: FeaturizerVersion = FEATUR
       f[8] = sharesAny(named[i] as Set<string>, named[j] as Set<string>) ? 1 : 0;
       f[9] = a.agent === b.agent ? 1 : 0;
       f[10] = a.time !== undefined && b.time !== undefined && span > 0 ? Math.abs(a.time - b.time) / span : 0;
-      f[11] = sourceTypes[i] !== undefined && sourceTypes[i] === sourceTypes[j] ? 1 : 0;
+      if (!readsAgents) f[11] = sourceTypes[i] !== undefined && sourceTypes[i] === sourceTypes[j] ? 1 : 0;
+      else if (i === j) f[11] = firstShare(a.agent);
+      else if (a.time !== undefined && b.time !== undefined && a.time !== b.time) f[11] = firstShare((a.time > b.time ? a : b).agent);
+      else f[11] = Math.min(firstShare(a.agent), firstShare(b.agent));
       f[12] = a.observed !== undefined && b.observed !== undefined && a.observed >= 0.5 && b.observed >= 0.5 ? 1 : 0;
       const bothEvidence = evidence[i] && evidence[j];
       const sameStance = bothEvidence && stance[i] === stance[j];

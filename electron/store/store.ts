@@ -11,6 +11,7 @@ import { Catalog, type StoreCounts, type StoredLabel } from './catalog';
 import { ContentDigest } from './digest';
 import { EpisodeStore, type EpisodeFilter, type EpisodeSummary, type MemberEpisode } from './episodes';
 import { closeAbandonedRuns, EvalRunStore, type EvalResultRow, type EvalRun } from './evalRuns';
+import { type AgentBehaviour, AgentBehaviourReader } from './agent-behaviour';
 import { type ClaimCoverage, MemoryReader, type SearchHit, type SearchOptions, type StoredMemory, type WordCounts } from './memories';
 import { StoreTooNewError } from './errors';
 import { migrate } from './migrate';
@@ -23,6 +24,7 @@ export class Store {
   /** The store's side of bundle import/export (electron/bundle/ uses it; others should not need it). */
   readonly bundleRows: BundleRows;
   private readonly memoryReader: MemoryReader;
+  private readonly behaviourReader: AgentBehaviourReader;
   private readonly provenance: ProvenanceReader;
   private readonly catalog: Catalog;
   private readonly episodes: EpisodeStore;
@@ -35,6 +37,7 @@ export class Store {
   ) {
     this.bundleRows = new BundleRows(db);
     this.memoryReader = new MemoryReader(db);
+    this.behaviourReader = new AgentBehaviourReader(db);
     this.provenance = new ProvenanceReader(db);
     this.catalog = new Catalog(db);
     this.episodes = new EpisodeStore(db);
@@ -119,6 +122,16 @@ export class Store {
   /** documentCount and documentFrequency for many words, checking once whether the index changed. */
   wordCounts(): WordCounts {
     return this.memoryReader.wordCounts();
+  }
+
+  /** Each agent's behaviour over the store, as of the first question asked of it (agent-behaviour.ts). */
+  agentBehaviour(): AgentBehaviour {
+    return this.behaviourReader.snapshot();
+  }
+
+  /** Every agent with a first share (agent-behaviour.ts), as of now. */
+  agentFirstShares(): ReadonlyMap<string, number> {
+    return this.behaviourReader.current();
   }
 
   /** Ids of memories with a claim on (subject, attribute), in insertion order; pools default to ['base']. */

@@ -244,7 +244,11 @@ export function makeExample(
 ): Example | null {
   if (slice.length === 0) return null;
   const ids = slice.map((m) => m.id);
-  const input = buildSliceInput(query, slice, source.edgesAmong(ids), slots, source, observed);
+  const built = buildSliceInput(query, slice, source.edgesAmong(ids), slots, source, observed);
+  // A text-only store holds no claims, so it says nothing of any agent's behaviour (`eval --claims none`
+  // reads every agent's first share as unknown): the text-only copies are read the same way.
+  const { agents, ...withoutAgents } = built;
+  const input = origin === 'text' || origin === 'text-corr' ? withoutAgents : built;
   if (input.hypotheses.length === 0) return null;
   const K = slice.length;
   const L = input.hypotheses.length;

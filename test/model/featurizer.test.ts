@@ -227,3 +227,42 @@ describe('what copies share beyond the fact (the text-only fixture)', () => {
     expect(Array.from(ablate(f, ['stance', 'text']).evidence)).toEqual(Array.from(f.evidence));
   });
 });
+
+describe("featurizer version 6: each agent's behaviour over the store", () => {
+  it("gives each member its agent's first share and each pair the later member's, and changes nothing else of version 5", async () => {
+    const { openTempStore, seed, mem } = await import('../store/helpers');
+    const { buildSliceInput } = await import('../../electron/engine/slice-input');
+    const s = openTempStore();
+    // o states ten mayors first, r repeats each later; u writes once (too little to say).
+    const memories = Array.from({ length: 10 }, (_, k) => {
+      const claim = { subject: `Town ${k}`, attribute: 'mayor', value: `Person ${k}` };
+      return [
+        mem(`o${k}`, `The mayor of Town ${k} is Person ${k}, sworn in at the harbour.`, { agent: 'o', time: 10 + k, sourceType: 'sensor', claims: [claim] }),
+        mem(`r${k}`, `Town ${k}'s mayor: Person ${k}.`, { agent: 'r', time: 30 + k, sourceType: 'sensor', claims: [claim] }),
+      ];
+    }).flat();
+    seed(s, {
+      implicitAgents: ['o', 'r', 'u'],
+      memories: [...memories, mem('u0', 'Town 0 is led by Person 9.', { agent: 'u', time: 40, claims: [{ subject: 'Town 0', attribute: 'mayor', value: 'Person 9' }] })],
+      queries: [{ id: 'q', text: 'Who is the mayor of Town 0?', subject: 'Town 0', attribute: 'mayor' }],
+    });
+    const ids = ['o0', 'r0', 'u0'];
+    const q = s.query('q') as NonNullable<ReturnType<Store['query']>>;
+    const input = buildSliceInput(q, s.memories(ids), [], 8, s);
+    const v6 = featurize(input, 'cama-features/6');
+    const v5 = featurize(input, 'cama-features/5');
+    const K = ids.length;
+    const other = TEXT_DIM + MEMORY_SCALARS.findIndex(([n]) => n.startsWith('χ other'));
+    const sameType = PAIR_FEATURES.findIndex(([n]) => n.startsWith('same source type'));
+    expect(ids.map((_, i) => v6.memory[i * MEMORY_DIM + other])).toEqual([1, 0, 0.5]);
+    const pair = (f: typeof v6, a: number, b: number) => f.pairs[(a * K + b) * PAIR_DIM + sameType];
+    expect([pair(v6, 0, 1), pair(v6, 1, 0), pair(v6, 0, 2), pair(v6, 0, 0), pair(v6, 1, 1)]).toEqual([0, 0, 0.5, 1, 0]);
+    // Version 5 reads source types there: o0 and r0 are both sensors.
+    expect(pair(v5, 0, 1)).toBe(1);
+    for (let c = 0; c < v5.memory.length; c++) if (c % MEMORY_DIM !== other) expect(v6.memory[c], `memory ${c}`).toBe(v5.memory[c]);
+    for (let c = 0; c < v5.pairs.length; c++) if (c % PAIR_DIM !== sameType) expect(v6.pairs[c], `pair ${c}`).toBe(v5.pairs[c]);
+    // A slice read without a store knows no agent.
+    const alone = featurize(buildSliceInput(q, s.memories(ids), [], 8), 'cama-features/6');
+    expect(ids.map((_, i) => alone.memory[i * MEMORY_DIM + other])).toEqual([0.5, 0.5, 0.5]);
+  });
+});

@@ -31,14 +31,18 @@ describe('buildSliceInput', () => {
       const slice = initialSlice(sim.store, q, config.k);
       const edges = sim.store.edgesAmong(slice.map((m) => m.id));
       await analyseSlice({ model: recorder, config, source: sim.store }, q, slice, edges);
-      const { storeWords: built, ...rest } = buildSliceInput(q, slice, edges, config.slots, sim.store);
-      const { storeWords: analysed, ...seenRest } = seen[0] as SliceInput;
+      const { storeWords: built, agents: builtAgents, ...rest } = buildSliceInput(q, slice, edges, config.slots, sim.store);
+      const { storeWords: analysed, agents: analysedAgents, ...seenRest } = seen[0] as SliceInput;
       expect(rest).toEqual(seenRest);
       // The store's word counts (featurizer version 5) reach both alike.
       expect(built?.documents).toBe(sim.store.documentCount());
       expect(analysed?.documents).toBe(built?.documents);
       const words = slice.flatMap((m) => m.text.toLowerCase().split(/\W+/).filter(Boolean));
       expect(words.map((w) => analysed?.frequency(w))).toEqual(words.map((w) => built?.frequency(w)));
+      // So does what each agent's behaviour over the store says (featurizer version 6).
+      const shares = slice.map((m) => builtAgents?.firstShare(m.agent));
+      expect(shares.some((x) => x !== undefined)).toBe(true);
+      expect(slice.map((m) => analysedAgents?.firstShare(m.agent))).toEqual(shares);
       // Read as each memory reports it (the trainer's default), a copy that poses as an observation differs.
       const reported = buildSliceInput(q, slice, edges, config.slots, sim.store, 'self-reported').memories;
       if (reported.some((m, i) => m.observed !== seen[0]?.memories[i]?.observed)) overruled++;

@@ -106,6 +106,33 @@ describe('training examples from a simulated store', () => {
       store.close();
     }
   });
+
+  it("featurizer version 6: a text-only copy knows no agent's behaviour, as a store without claims would not; the slice with its claims does", async () => {
+    const { simulateBundle, storeOf, tempDir } = await import('../model/helpers');
+    const { makeExample, withoutClaims } = await import('../../electron/train/examples');
+    const { initialSlice } = await import('../../electron/engine/retrieve');
+    const { MEMORY_DIM, MEMORY_SCALARS } = await import('../../electron/model/featurizer');
+    const { TEXT_DIM } = await import('../../electron/model/text-hash');
+    const store = storeOf(await simulateBundle(tempDir(), { seed: 79, world: { subjects: 20 }, queries: { count: 20 } }));
+    const column = TEXT_DIM + MEMORY_SCALARS.findIndex(([n]) => n.startsWith('χ other'));
+    const ctx = { slots: 8, labels: new LabelIndex([]), observed: 'self-reported' as const, featurizer: 'cama-features/6' as const };
+    try {
+      const shares = { withClaims: new Set<number>(), textOnly: new Set<number>() };
+      for (const q of store.queries()) {
+        const slice = initialSlice(store, q, 10);
+        const initial = makeExample(store, q, slice, 'initial', ctx);
+        const text = makeExample(store, q, withoutClaims(slice), 'text', ctx, slice);
+        for (let i = 0; i < (initial?.features.K ?? 0); i++) shares.withClaims.add(initial!.features.memory[i * MEMORY_DIM + column] as number);
+        for (let i = 0; i < (text?.features.K ?? 0); i++) shares.textOnly.add(text!.features.memory[i * MEMORY_DIM + column] as number);
+      }
+      expect([...shares.textOnly]).toEqual([0.5]);
+      // The simulator's relays are never first (0); its observers often are.
+      expect(shares.withClaims.has(0)).toBe(true);
+      expect([...shares.withClaims].some((x) => x > 0.2 && x !== 0.5)).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
 });
 
 describe('how a training example reads observed', () => {

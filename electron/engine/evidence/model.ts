@@ -9,7 +9,7 @@ import type { Matrix } from '../../../shared/math/matrix';
 import type { Hypothesis } from '../hypotheses';
 import type { SupportScores } from '../scorer';
 import type { TextReading } from '../text-claims';
-import type { SliceMemory, WordCounts } from '../types';
+import type { AgentBehaviour, SliceMemory, WordCounts } from '../types';
 
 export interface SliceInput {
   query: Query;
@@ -27,6 +27,8 @@ export interface SliceInput {
   slots: number;
   /** The store's word counts, where the slice was read from a store that gives them: N memories, df per word. */
   storeWords?: WordCounts;
+  /** What each agent's behaviour over the store says, where the slice was read from a store that gives it. */
+  agents?: AgentBehaviour;
 }
 
 export interface EvidenceOutput {

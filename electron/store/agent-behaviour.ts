@@ -1,0 +1,71 @@
+// What an agent's behaviour over the whole store says about the memories it writes (featurizer version 6).
+// A copy, a paraphrase or a summary follows what it derives from, so the agent that writes it is not the
+// first to state that value on that key; an agent that observes the world often is. Over everything an
+// agent has written, the share of its statements that came first tells one from the other where neither
+// a memory's text nor its metadata does (its kind and `observed` may lie, and nothing may be recorded):
+// test/bench/experiments/agent-behaviour.ts measured it, README "Agent behaviour".
+//
+// Statements are the base pool's structured claims that assert a value (polarity '+') and have a time;
+// values and keys are compared case-folded, as the claims table stores them. The corr / ind pools (the
+// evaluation's appended variants) do not count, so appending them to a slice changes nothing here. An
+// agent with fewer than AGENT_MIN_STATEMENTS such statements has no share: too little to say.
+
+import type Database from 'better-sqlite3';
+
+/** Below this many time-stamped statements an agent's first share is unknown. */
+export const AGENT_MIN_STATEMENTS = 10;
+
+/** What the store says of each agent's behaviour (read once per change of the store). */
+export interface AgentBehaviour {
+  /**
+   * The share of the agent's statements that are the earliest statement of their value on their key in
+   * the store (ties all count as first), in [0, 1]; undefined below AGENT_MIN_STATEMENTS.
+   */
+  firstShare(agent: string): number | undefined;
+}
+
+const FIRST_SHARES_SQL = `
+  WITH s AS (
+    SELECT m.agent AS agent, m.time AS time, lower(c.subject) AS sb, lower(c.attribute) AS at, lower(c.value) AS v
+    FROM claims c JOIN memories m ON m.rowid = c.memory_rowid
+    WHERE m.time IS NOT NULL AND c.polarity = '+' AND (m.pool IS NULL OR m.pool = 'base')
+  ),
+  f AS (SELECT sb, at, v, MIN(time) AS t0 FROM s GROUP BY sb, at, v)
+  SELECT s.agent AS agent, AVG(CASE WHEN s.time <= f.t0 THEN 1.0 ELSE 0.0 END) AS share, COUNT(*) AS n
+  FROM s JOIN f ON f.sb = s.sb AND f.at = s.at AND f.v = s.v
+  GROUP BY s.agent`;
+
+/**
+ * Each agent's first share, computed on first use and again only after memories were added (memories and
+ * their claims are only ever inserted, so the largest rowid says whether anything changed).
+ */
+export class AgentBehaviourReader {
+  private readonly shares: Database.Statement<[], { agent: string; share: number; n: number }>;
+  private readonly stampRow: Database.Statement<[], { r: number | null }>;
+  private stamp: number | null | undefined = undefined;
+  private byAgent: ReadonlyMap<string, number> = new Map();
+
+  constructor(db: Database.Database) {
+    this.shares = db.prepare(FIRST_SHARES_SQL);
+    this.stampRow = db.prepare('SELECT max(rowid) AS r FROM memories');
+  }
+
+  /**
+   * The behaviour as of the first question asked of it: one freshness check then, and the shares computed
+   * only if the store changed since they last were (a model that reads no behaviour never asks).
+   */
+  snapshot(): AgentBehaviour {
+    let shares: ReadonlyMap<string, number> | null = null;
+    return { firstShare: (agent) => (shares ??= this.current()).get(agent) };
+  }
+
+  /** Every agent with a share, as of now. */
+  current(): ReadonlyMap<string, number> {
+    const { r } = this.stampRow.get() as { r: number | null };
+    if (r !== this.stamp) {
+      this.stamp = r;
+      this.byAgent = new Map(this.shares.all().flatMap((row) => (row.n >= AGENT_MIN_STATEMENTS ? [[row.agent, row.share] as const] : [])));
+    }
+    return this.byAgent;
+  }
+}

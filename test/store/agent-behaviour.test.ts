@@ -1,0 +1,60 @@
+// An agent's behaviour over the store (electron/store/agent-behaviour.ts): the share of its statements
+// that came first, on a real SQLite file.
+import { describe, expect, it } from 'vitest';
+import type { MemoryRecord } from '../../electron/store/bundleRows';
+import { AGENT_MIN_STATEMENTS } from '../../electron/store/agent-behaviour';
+import { mem, openTempStore, seed } from './helpers';
+
+/** Agent `o` observes ten keys first; `r` repeats each a little later; `x` states three values of its own. */
+function world(): MemoryRecord[] {
+  const out: MemoryRecord[] = [];
+  for (let k = 0; k < AGENT_MIN_STATEMENTS; k++) {
+    const claim = { subject: `Town ${k}`, attribute: 'mayor', value: `Person ${k}` };
+    out.push(mem(`o${k}`, `The mayor of Town ${k} is Person ${k}.`, { agent: 'o', time: 10 + k, claims: [claim] }));
+    out.push(mem(`r${k}`, `Heard the mayor of Town ${k} is Person ${k}.`, { agent: 'r', time: 20 + k, claims: [{ ...claim, value: `person ${k}` }] }));
+  }
+  for (let k = 0; k < 3; k++) out.push(mem(`x${k}`, `Village ${k} has Other ${k} as mayor.`, { agent: 'x', time: 5, claims: [{ subject: `Village ${k}`, attribute: 'mayor', value: `Other ${k}` }] }));
+  return out;
+}
+
+describe("an agent's first share over the store", () => {
+  it('is 1 for an agent that states every value first, 0 for one that only repeats, unknown below the minimum of statements', () => {
+    const s = openTempStore();
+    seed(s, { implicitAgents: ['o', 'r', 'x'], memories: world() });
+    expect(Object.fromEntries(s.agentFirstShares())).toEqual({ o: 1, r: 0 });
+    const b = s.agentBehaviour();
+    expect([b.firstShare('o'), b.firstShare('r'), b.firstShare('x'), b.firstShare('nobody')]).toEqual([1, 0, undefined, undefined]);
+  });
+
+  it('counts neither the evaluation pools, nor denials, nor statements without a time', () => {
+    const s = openTempStore();
+    const claim = (k: number) => ({ subject: `Town ${k}`, attribute: 'mayor', value: `Person ${k}` });
+    seed(s, {
+      implicitAgents: ['o', 'r', 'x', 'c'],
+      memories: [
+        ...world(),
+        // Earlier than o, but appended copies (corr), a denial, or undated: none makes o a follower.
+        ...Array.from({ length: 12 }, (_, k) => mem(`c${k}`, `Copy ${k}`, { agent: 'c', time: 1, pool: 'corr', claims: [claim(k % AGENT_MIN_STATEMENTS)] })),
+        mem('d0', 'Not Person 0.', { agent: 'c', time: 1, claims: [{ ...claim(0), polarity: '-' }] }),
+        mem('u0', 'Person 1, undated.', { agent: 'c', claims: [claim(1)] }),
+      ],
+    });
+    expect(Object.fromEntries(s.agentFirstShares())).toEqual({ o: 1, r: 0 });
+  });
+
+  it('is read again after an import adds memories, and a snapshot taken before keeps what it read', () => {
+    const s = openTempStore();
+    seed(s, { implicitAgents: ['o', 'r', 'x'], memories: world() });
+    const before = s.agentBehaviour();
+    expect(before.firstShare('o')).toBe(1);
+    // r turns out to have stated half of the values earlier than o did.
+    seed(s, {
+      memories: Array.from({ length: AGENT_MIN_STATEMENTS / 2 }, (_, k) =>
+        mem(`early${k}`, `Town ${k} mayor: Person ${k}`, { agent: 'r', time: 1, claims: [{ subject: `Town ${k}`, attribute: 'mayor', value: `Person ${k}` }] }),
+      ),
+    });
+    expect(before.firstShare('o')).toBe(1);
+    expect(s.agentBehaviour().firstShare('o')).toBe(0.5);
+    expect(s.agentBehaviour().firstShare('r')).toBeCloseTo(5 / 15, 12);
+  });
+});
