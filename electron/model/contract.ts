@@ -3,7 +3,7 @@
 // a featurizer version it cannot compute (FEATURIZER_VERSIONS), naming both versions and the file.
 
 import { META } from './onnx-export';
-import { type FeaturizerVersion, FEATURIZER_VERSIONS, isFeaturizerVersion } from './featurizer';
+import { type FeaturizerVersion, featurizerVersionsText, isFeaturizerVersion } from './featurizer';
 import { CONTRACT_VERSION, FEATURIZER_VERSION, type Hyper } from './spec';
 
 export class ModelContractError extends Error {
@@ -38,7 +38,7 @@ export function checkContract(metadata: Record<string, string>, file: string): M
   if (contract !== CONTRACT_VERSION || !isFeaturizerVersion(featurizer)) {
     throw new ModelContractError(
       `${file}: the model was built for contract ${contract} with featurizer ${featurizer}, but this engine speaks ` +
-        `contract ${CONTRACT_VERSION} with featurizer ${FEATURIZER_VERSIONS.join(' or ')}; retrain it (npm run cama -- train) or use an engine of its version`,
+        `contract ${CONTRACT_VERSION} with featurizer ${featurizerVersionsText()}; retrain it (npm run cama -- train) or use an engine of its version`,
     );
   }
   const mu = Number(metadata[META.mu]);

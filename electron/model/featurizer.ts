@@ -61,6 +61,11 @@ export const FEATURIZER_VERSION = STORE_FEATURIZER_VERSION;
 export const FEATURIZER_VERSIONS = [SLICE_FEATURIZER_VERSION, STORE_FEATURIZER_VERSION, AGENT_FEATURIZER_VERSION] as const;
 export type FeaturizerVersion = (typeof FEATURIZER_VERSIONS)[number];
 
+/** The versions as a sentence names them: "a, b or c". */
+export function featurizerVersionsText(): string {
+  return `${FEATURIZER_VERSIONS.slice(0, -1).join(', ')} or ${FEATURIZER_VERSIONS[FEATURIZER_VERSIONS.length - 1]}`;
+}
+
 export function isFeaturizerVersion(v: string): v is FeaturizerVersion {
   return (FEATURIZER_VERSIONS as readonly string[]).includes(v);
 }

@@ -50,7 +50,7 @@ describe('cama train', () => {
   it('refuses a featurizer version it cannot compute, naming the ones it can', async () => {
     const bad = await cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.onnx', '--featurizer', 'cama-features/4');
     expect(bad.status).not.toBe(0);
-    expect(bad.stderr).toContain('--featurizer must be cama-features/3 or cama-features/5, got "cama-features/4"');
+    expect(bad.stderr).toContain('--featurizer must be cama-features/3, cama-features/5 or cama-features/6, got "cama-features/4"');
   });
 
   it('train and train-policy refuse an --engine-config that is not JSON, naming the file, before any work', async () => {

@@ -5,7 +5,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { formatFixed, numberOption } from '../options';
 import { phasedBar } from '../progress';
-import { AGENT_FEATURIZER_VERSION, type FeatureGroup, FEATURIZER_VERSION, FEATURIZER_VERSIONS, type FeaturizerVersion, GROUPS, isFeaturizerVersion, SLICE_FEATURIZER_VERSION, STORE_FEATURIZER_VERSION } from '../../model/featurizer';
+import { AGENT_FEATURIZER_VERSION, type FeatureGroup, FEATURIZER_VERSION, type FeaturizerVersion, featurizerVersionsText, GROUPS, isFeaturizerVersion, SLICE_FEATURIZER_VERSION, STORE_FEATURIZER_VERSION } from '../../model/featurizer';
 import { DEFAULT_HYPER } from '../../model/spec';
 import { type AffinityRefitReport, REFIT_DEFAULTS } from '../../train/affinity-refit';
 import { type TrainEvent, train, TRAIN_DEFAULTS } from '../../train/trainer';
@@ -148,7 +148,7 @@ export function trainCommand(): Command {
     .option('--observed-as-read', "build the examples with observed read against the recorded provenance, as analysis reads it (default: as each memory reports it, lies included, so the model learns how far a self-report can be trusted where nothing overrules it)")
     .option(
       '--featurizer <version>',
-      `the featurizer version to train against: ${FEATURIZER_VERSIONS.join(' or ')} (${STORE_FEATURIZER_VERSION}, the shipped models', reads the content-word overlap and the shared particulars against the store's word counts as well as the slice's; ${SLICE_FEATURIZER_VERSION} within the slice alone; ${AGENT_FEATURIZER_VERSION} reads each agent's behaviour over the store as well: the share of its statements that came first)`,
+      `the featurizer version to train against: ${featurizerVersionsText()} (${STORE_FEATURIZER_VERSION}, the shipped models', reads the content-word overlap and the shared particulars against the store's word counts as well as the slice's; ${SLICE_FEATURIZER_VERSION} within the slice alone; ${AGENT_FEATURIZER_VERSION} reads each agent's behaviour over the store as well: the share of its statements that came first)`,
       FEATURIZER_VERSION,
     )
     .option('--no-calibrate', 'skip calibration and validation metrics (the card then has none)')
@@ -256,6 +256,6 @@ export function trainCommand(): Command {
 
 /** --featurizer's value, or an error naming the flag and the versions there are. */
 function featurizerOption(value: string): FeaturizerVersion {
-  if (!isFeaturizerVersion(value)) throw new Error(`--featurizer must be ${FEATURIZER_VERSIONS.join(' or ')}, got "${value}"`);
+  if (!isFeaturizerVersion(value)) throw new Error(`--featurizer must be ${featurizerVersionsText()}, got "${value}"`);
   return value;
 }
