@@ -345,8 +345,8 @@ export function featurize(input: SliceInput, version: FeaturizerVersion = FEATUR
   const sortedTimes = [...times].sort((a, b) => a - b);
 
   // --- agents' behaviour over the store (version 6) ------------------------------------------------
-  const behaviour = version === AGENT_FEATURIZER_VERSION ? input.agents : undefined;
   const readsAgents = version === AGENT_FEATURIZER_VERSION;
+  const behaviour = readsAgents ? input.agents : undefined;
   const firstShare = (agent: string): number => behaviour?.firstShare(agent) ?? 0.5;
 
   // --- memory rows --------------------------------------------------------------------------------

@@ -3,12 +3,12 @@
 // first to state that value on that key; an agent that observes the world often is. Over everything an
 // agent has written, the share of its statements that came first tells one from the other where neither
 // a memory's text nor its metadata does (its kind and `observed` may lie, and nothing may be recorded):
-// test/bench/experiments/agent-behaviour.ts measured it, README "Agent behaviour".
+// test/bench/experiments/agent-behaviour.ts measured it (docs/experiments.md, 2026-12-05 evening).
 //
 // Statements are the base pool's structured claims that assert a value (polarity '+') and have a time;
-// values and keys are compared case-folded, as the claims table stores them. The corr / ind pools (the
-// evaluation's appended variants) do not count, so appending them to a slice changes nothing here. An
-// agent with fewer than AGENT_MIN_STATEMENTS such statements has no share: too little to say.
+// subjects, attributes and values are compared case-folded (SQLite's lower(), ASCII). The corr / ind pools
+// (the evaluation's appended variants) do not count, so appending them to a slice changes nothing here.
+// An agent with fewer than AGENT_MIN_STATEMENTS such statements has no share: too little to say.
 
 import type Database from 'better-sqlite3';
 
