@@ -386,7 +386,8 @@ export function featurize(input: SliceInput, version: FeaturizerVersion = FEATUR
   });
 
   // --- pairs --------------------------------------------------------------------------------------
-  const sourceTypes = memories.map((m) => (m.sourceType === undefined ? undefined : normalize(m.sourceType)));
+  // Version 6 reads agents where version 5 compares source types (pair column 11).
+  const sourceTypes = readsAgents ? [] : memories.map((m) => (m.sourceType === undefined ? undefined : normalize(m.sourceType)));
   const kinds = memories.map((m) => (m.kind === undefined ? undefined : normalize(m.kind)));
   const pairs = new Float32Array(K * K * PAIR_DIM);
   const f = new Float32Array(PAIR_DIM);

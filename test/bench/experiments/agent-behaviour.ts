@@ -4,8 +4,9 @@
 // recorded, so one slice holds no sign of where they came from. The store does: an agent that writes
 // derived memories is, over all it writes, almost never the first to state a value on a key, while an
 // observer often is. This reads, per agent, only what the engine sees (agent, time, claims):
-//   first rate  the share of the agent's statements (claims) that are the earliest statement of that value
-//               on that key in the store (ties: all count as first)
+//   first rate  the share of the agent's statements that are the earliest statement of that value on that
+//               key in the store, as featurizer version 6 reads it (Store.agentFirstShares; unknown, below
+//               ten statements, counts as an observer's 1)
 // and says how well it separates the simulator's derivations (original against copy, paraphrase, summary:
 // the bundle's `derivation`, read for scoring only), per memory and per agent (ROC AUC). Then it scores
 // `cama` as it is (`once`) and with each evidence member whose agent's first rate is at most θ
@@ -24,7 +25,6 @@ import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
 import { loadEngine } from '../../../electron/runtime/setup';
 import { Store } from '../../../electron/store/store';
 import { slotAssignment, stancesOf } from '../../../shared/math/assignment';
-import { normalizeValue } from '../../../shared/values';
 
 const { values, positionals: args } = parseArgs({ options: { theta: { type: 'string', default: '0.05,0.2' } }, allowPositionals: true });
 const thetas = values.theta.split(',').map(Number);
@@ -33,31 +33,8 @@ if (args.length === 0 || thetas.some((t) => !Number.isFinite(t))) throw new Erro
 interface Row {
   id: string;
   agent: string;
-  time?: number;
   claims?: Array<{ subject: string; attribute: string; value: string }>;
   derivation?: string;
-}
-
-/** Per agent: the share of its statements that are the first of their value on their key. */
-function firstRates(rows: readonly Row[]): Map<string, number> {
-  const earliest = new Map<string, number>();
-  const statements: Array<{ agent: string; kv: string; time: number }> = [];
-  for (const m of rows) {
-    if (typeof m.time !== 'number') continue;
-    for (const c of m.claims ?? []) {
-      const kv = `${normalizeValue(c.subject)}\u0000${normalizeValue(c.attribute)}\u0000${normalizeValue(c.value)}`;
-      statements.push({ agent: m.agent, kv, time: m.time });
-      earliest.set(kv, Math.min(earliest.get(kv) ?? Number.POSITIVE_INFINITY, m.time));
-    }
-  }
-  const tally = new Map<string, [first: number, all: number]>();
-  for (const s of statements) {
-    const t = tally.get(s.agent) ?? [0, 0];
-    t[1]++;
-    if (s.time <= (earliest.get(s.kv) as number)) t[0]++;
-    tally.set(s.agent, t);
-  }
-  return new Map([...tally].map(([a, [f, n]]) => [a, f / n]));
 }
 
 /** ROC AUC of `score` for telling positives (higher) from negatives. */
@@ -86,7 +63,10 @@ for (const dir of args) {
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Row);
-  const rate = firstRates(rows);
+  const store = Store.open(':memory:');
+  importBundle(store, dir);
+  // The shares featurizer version 6 reads (electron/store/agent-behaviour.ts).
+  const rate = store.agentFirstShares();
   const derived = (r: Row) => r.derivation === 'copy' || r.derivation === 'paraphrase' || r.derivation === 'summary';
   const withClaims = rows.filter((r) => (r.claims?.length ?? 0) > 0 && r.derivation !== undefined && r.derivation !== 'chatter');
   const score = (r: Row) => 1 - (rate.get(r.agent) ?? 1);
@@ -102,8 +82,6 @@ for (const dir of args) {
   const observers = [...byAgent].filter(([, [d, n]]) => d / n < 0.5).map(([a]) => 1 - (rate.get(a) ?? 1));
   const range = (xs: number[]) => (xs.length === 0 ? '–' : `${(1 - Math.max(...xs)).toFixed(2)}-${(1 - Math.min(...xs)).toFixed(2)}`);
 
-  const store = Store.open(':memory:');
-  importBundle(store, dir);
   const cells: string[] = [];
   for (const mode of modes) {
     const theta = mode === 'once' ? null : Number(mode.split(':')[1]);
