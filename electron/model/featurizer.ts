@@ -45,9 +45,8 @@ export const STORE_FEATURIZER_VERSION = 'cama-features/5';
  * Version 6 reads, besides what version 5 reads, each agent's behaviour over the store
  * (electron/store/agent-behaviour.ts): the share of its statements that were the first of their value on
  * their key. A relay or summariser is never first; an observer often is; neither a memory's text nor its
- * metadata need say which it is. Two version-5 columns carry it instead of what they carried: the memory
- * column "χ other" (what the known flag and the other χ's already tell) and the pair column "same source
- * type" (a metadata cue that lies where metadata lies).
+ * metadata need say which it is. It adds one memory column and one pair column after version 5's
+ * (AGENT_MEMORY_SCALARS, AGENT_PAIR_FEATURES); every version-5 column means what it meant.
  */
 export const AGENT_FEATURIZER_VERSION = 'cama-features/6';
 
@@ -79,7 +78,7 @@ export type FeatureGroup = (typeof GROUPS)[number];
 
 type Named = readonly [name: string, group: FeatureGroup];
 
-/** Scalar memory features after the hashed text (which is group `text`), in order. */
+/** Scalar memory features after the hashed text (which is group `text`), in order: versions 3 and 5 write these (featureLayout). */
 export const MEMORY_SCALARS: readonly Named[] = [
   ['o (observed)', 'metadata'],
   ['r (agent reliability)', 'metadata'],
@@ -88,7 +87,7 @@ export const MEMORY_SCALARS: readonly Named[] = [
   ['χ user', 'metadata'],
   ['χ web', 'metadata'],
   ['χ agent', 'metadata'],
-  ['χ other (version 6: the share of the agent\'s statements in the store that came first; 0.5 unknown)', 'metadata'],
+  ['χ other', 'metadata'],
   ['known (has source metadata)', 'metadata'],
   ['time known', 'metadata'],
   ['time rank in slice (0 oldest, 1 newest)', 'metadata'],
@@ -106,9 +105,10 @@ export const MEMORY_SCALARS: readonly Named[] = [
   ['kind missing', 'kind'],
 ];
 
-export const MEMORY_DIM = TEXT_DIM + MEMORY_SCALARS.length;
+/** Version 6's memory column, after version 5's. */
+export const AGENT_MEMORY_SCALARS: readonly Named[] = [["version 6 only: the agent's first share, the share of its statements in the store that came first (0.5 unknown)", 'metadata']];
 
-/** Pairwise features, symmetric in (i, j), in order. */
+/** Pairwise features, symmetric in (i, j), in order: versions 3 and 5 write these (featureLayout). */
 export const PAIR_FEATURES: readonly Named[] = [
   ['cosine of hashed texts', 'text'],
   ["content-word Jaccard (version 5: weighted by the store's inverse document frequency)", 'text'],
@@ -121,14 +121,43 @@ export const PAIR_FEATURES: readonly Named[] = [
   ['both name a common agent', 'text'],
   ['same agent', 'metadata'],
   ['|Δtime| / slice time span', 'metadata'],
-  ['same source type (version 6: the first share of the later member\'s agent; same or unknown times: the smaller of the two)', 'metadata'],
+  ['same source type', 'metadata'],
   ['both observed', 'metadata'],
   ['both evidence, same stance', 'stance'],
   ['both evidence, different stance', 'stance'],
   ['same kind', 'kind'],
 ];
 
-export const PAIR_DIM = PAIR_FEATURES.length;
+/** Version 6's pair column, after version 5's. */
+export const AGENT_PAIR_FEATURES: readonly Named[] = [["version 6 only: the later member's agent's first share (same or unknown times: the smaller of the two)", 'metadata']];
+
+/** What one featurizer version writes: its memory scalars and pair features, in order, and the row widths. */
+export interface FeatureLayout {
+  version: FeaturizerVersion;
+  memoryScalars: readonly Named[];
+  pairFeatures: readonly Named[];
+  /** Memory row width: TEXT_DIM hashed text, then the memory scalars. */
+  memoryDim: number;
+  pairDim: number;
+}
+
+const LAYOUTS = new Map<FeaturizerVersion, FeatureLayout>(
+  FEATURIZER_VERSIONS.map((version) => {
+    const agents = version === AGENT_FEATURIZER_VERSION;
+    const memoryScalars = agents ? [...MEMORY_SCALARS, ...AGENT_MEMORY_SCALARS] : MEMORY_SCALARS;
+    const pairFeatures = agents ? [...PAIR_FEATURES, ...AGENT_PAIR_FEATURES] : PAIR_FEATURES;
+    return [version, { version, memoryScalars, pairFeatures, memoryDim: TEXT_DIM + memoryScalars.length, pairDim: pairFeatures.length }];
+  }),
+);
+
+/** The columns a featurizer version writes. */
+export function featureLayout(version: FeaturizerVersion): FeatureLayout {
+  return LAYOUTS.get(version) as FeatureLayout;
+}
+
+/** The row widths of FEATURIZER_VERSION, the default's. A slice's own are in its SliceFeatures. */
+export const MEMORY_DIM = featureLayout(FEATURIZER_VERSION).memoryDim;
+export const PAIR_DIM = featureLayout(FEATURIZER_VERSION).pairDim;
 
 /** Per (memory, hypothesis) support features, in order. */
 export const SUPPORT_FEATURES: readonly Named[] = [
@@ -144,13 +173,15 @@ export const SUPPORT_DIM = SUPPORT_FEATURES.length;
 
 /** One slice's model inputs (row-major float32). */
 export interface SliceFeatures {
+  /** The featurizer version that wrote them (its layout gives the row widths). */
+  version: FeaturizerVersion;
   K: number;
   L: number;
-  /** K × MEMORY_DIM. */
+  /** K × memoryDim of the version's layout. */
   memory: Float32Array;
   /** 1 × TEXT_DIM. */
   query: Float32Array;
-  /** K × K × PAIR_DIM. */
+  /** K × K × pairDim of the version's layout. */
   pairs: Float32Array;
   /** b_ij, K × K. */
   provenance: Float32Array;
@@ -345,19 +376,19 @@ export function featurize(input: SliceInput, version: FeaturizerVersion = FEATUR
   const sortedTimes = [...times].sort((a, b) => a - b);
 
   // --- agents' behaviour over the store (version 6) ------------------------------------------------
+  const { memoryDim, pairDim } = featureLayout(version);
   const readsAgents = version === AGENT_FEATURIZER_VERSION;
   const behaviour = readsAgents ? input.agents : undefined;
   const firstShare = (agent: string): number => behaviour?.firstShare(agent) ?? 0.5;
 
   // --- memory rows --------------------------------------------------------------------------------
   const { priors, known } = priorAttributes(memories);
-  const memory = new Float32Array(K * MEMORY_DIM);
+  const memory = new Float32Array(K * memoryDim);
   memories.forEach((m, i) => {
-    const row = i * MEMORY_DIM;
+    const row = i * memoryDim;
     memory.set(text.subarray(i * TEXT_DIM, (i + 1) * TEXT_DIM), row);
     let c = row + TEXT_DIM;
     for (let d = 0; d < PRIOR_DIM; d++) memory[c++] = priors.data[i * PRIOR_DIM + d] as number;
-    if (readsAgents) memory[c - 1] = firstShare(m.agent); // "χ other", the last χ
     memory[c++] = known[i] as number;
     if (m.time !== undefined) {
       memory[c++] = 1;
@@ -382,15 +413,15 @@ export function featurize(input: SliceInput, version: FeaturizerVersion = FEATUR
     const kindCol = kind === undefined ? KINDS.length + 1 : k >= 0 ? k : KINDS.length;
     memory[c + kindCol] = 1;
     c += KINDS.length + 2;
-    if (c !== row + MEMORY_DIM) throw new Error(`featurize: wrote ${c - row} memory columns, expected ${MEMORY_DIM}`);
+    if (readsAgents) memory[c++] = firstShare(m.agent);
+    if (c !== row + memoryDim) throw new Error(`featurize: wrote ${c - row} memory columns, expected ${memoryDim}`);
   });
 
   // --- pairs --------------------------------------------------------------------------------------
-  // Version 6 reads agents where version 5 compares source types (pair column 11).
-  const sourceTypes = readsAgents ? [] : memories.map((m) => (m.sourceType === undefined ? undefined : normalize(m.sourceType)));
+  const sourceTypes = memories.map((m) => (m.sourceType === undefined ? undefined : normalize(m.sourceType)));
   const kinds = memories.map((m) => (m.kind === undefined ? undefined : normalize(m.kind)));
-  const pairs = new Float32Array(K * K * PAIR_DIM);
-  const f = new Float32Array(PAIR_DIM);
+  const pairs = new Float32Array(K * K * pairDim);
+  const f = new Float32Array(pairDim);
   for (let i = 0; i < K; i++) {
     for (let j = i; j < K; j++) {
       const a = memories[i] as SliceMemory;
@@ -412,18 +443,20 @@ export function featurize(input: SliceInput, version: FeaturizerVersion = FEATUR
       f[8] = sharesAny(named[i] as Set<string>, named[j] as Set<string>) ? 1 : 0;
       f[9] = a.agent === b.agent ? 1 : 0;
       f[10] = a.time !== undefined && b.time !== undefined && span > 0 ? Math.abs(a.time - b.time) / span : 0;
-      if (!readsAgents) f[11] = sourceTypes[i] !== undefined && sourceTypes[i] === sourceTypes[j] ? 1 : 0;
-      else if (i === j) f[11] = firstShare(a.agent);
-      else if (a.time !== undefined && b.time !== undefined && a.time !== b.time) f[11] = firstShare((a.time > b.time ? a : b).agent);
-      else f[11] = Math.min(firstShare(a.agent), firstShare(b.agent));
+      f[11] = sourceTypes[i] !== undefined && sourceTypes[i] === sourceTypes[j] ? 1 : 0;
       f[12] = a.observed !== undefined && b.observed !== undefined && a.observed >= 0.5 && b.observed >= 0.5 ? 1 : 0;
       const bothEvidence = evidence[i] && evidence[j];
       const sameStance = bothEvidence && stance[i] === stance[j];
       f[13] = sameStance ? 1 : 0;
       f[14] = bothEvidence && !sameStance ? 1 : 0;
       f[15] = kinds[i] !== undefined && kinds[i] === kinds[j] ? 1 : 0;
-      pairs.set(f, (i * K + j) * PAIR_DIM);
-      pairs.set(f, (j * K + i) * PAIR_DIM);
+      if (readsAgents) {
+        if (i === j) f[16] = firstShare(a.agent);
+        else if (a.time !== undefined && b.time !== undefined && a.time !== b.time) f[16] = firstShare((a.time > b.time ? a : b).agent);
+        else f[16] = Math.min(firstShare(a.agent), firstShare(b.agent));
+      }
+      pairs.set(f, (i * K + j) * pairDim);
+      pairs.set(f, (j * K + i) * pairDim);
     }
   }
 
@@ -452,14 +485,18 @@ export function featurize(input: SliceInput, version: FeaturizerVersion = FEATUR
   });
 
   const provenance = Float32Array.from(input.prior.data);
-  return { K, L, memory, query, pairs, provenance, hypotheses, support, evidence: Float32Array.from(evidence, (e) => (e ? 1 : 0)) };
+  return { version, K, L, memory, query, pairs, provenance, hypotheses, support, evidence: Float32Array.from(evidence, (e) => (e ? 1 : 0)) };
 }
 
-/** Column indices of a group's features in the memory rows, the pair features and the support features. */
-export function groupColumns(group: FeatureGroup): { memory: number[]; pairs: number[]; support: number[]; hashedText: boolean; provenance: boolean } {
+/** Column indices of a group's features in a version's memory rows, pair features and support features. */
+export function groupColumns(
+  group: FeatureGroup,
+  version: FeaturizerVersion = FEATURIZER_VERSION,
+): { memory: number[]; pairs: number[]; support: number[]; hashedText: boolean; provenance: boolean } {
+  const { memoryScalars, pairFeatures } = featureLayout(version);
   return {
-    memory: MEMORY_SCALARS.flatMap(([, g], c) => (g === group ? [TEXT_DIM + c] : [])),
-    pairs: PAIR_FEATURES.flatMap(([, g], c) => (g === group ? [c] : [])),
+    memory: memoryScalars.flatMap(([, g], c) => (g === group ? [TEXT_DIM + c] : [])),
+    pairs: pairFeatures.flatMap(([, g], c) => (g === group ? [c] : [])),
     support: SUPPORT_FEATURES.flatMap(([, g], c) => (g === group ? [c] : [])),
     hashedText: group === 'text',
     provenance: group === 'provenance',
@@ -483,12 +520,13 @@ export function ablate(f: SliceFeatures, groups: readonly FeatureGroup[]): Slice
     hypotheses: Float32Array.from(f.hypotheses),
     support: Float32Array.from(f.support),
   };
+  const { memoryDim, pairDim } = featureLayout(f.version);
   for (const g of groups) {
-    const cols = groupColumns(g);
+    const cols = groupColumns(g, f.version);
     for (let i = 0; i < f.K; i++) {
-      for (const c of cols.memory) out.memory[i * MEMORY_DIM + c] = 0;
-      if (cols.hashedText) out.memory.fill(0, i * MEMORY_DIM, i * MEMORY_DIM + TEXT_DIM);
-      for (let j = 0; j < f.K; j++) for (const c of cols.pairs) out.pairs[(i * f.K + j) * PAIR_DIM + c] = 0;
+      for (const c of cols.memory) out.memory[i * memoryDim + c] = 0;
+      if (cols.hashedText) out.memory.fill(0, i * memoryDim, i * memoryDim + TEXT_DIM);
+      for (let j = 0; j < f.K; j++) for (const c of cols.pairs) out.pairs[(i * f.K + j) * pairDim + c] = 0;
       for (let k = 0; k < f.L; k++) for (const c of cols.support) out.support[(i * f.L + k) * SUPPORT_DIM + c] = 0;
     }
     if (cols.hashedText) {

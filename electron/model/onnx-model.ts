@@ -13,7 +13,7 @@ import type { EvidenceModel, EvidenceOutput, SliceInput } from '../engine/eviden
 import { PRIOR_DIM } from '../engine/priors';
 import { CLAIM_SCORER, NO_EVIDENCE, type SupportScores } from '../engine/scorer';
 import { checkContract, ModelContractError, type ModelInfo } from './contract';
-import { ablate, type FeatureGroup, featurize, MEMORY_DIM, PAIR_DIM, type SliceFeatures, SUPPORT_DIM } from './featurizer';
+import { ablate, type FeatureGroup, featureLayout, featurize, type SliceFeatures, SUPPORT_DIM } from './featurizer';
 import { readMetadata } from './onnx-export';
 import { DEFAULT_HYPER } from './spec';
 import { TEXT_DIM } from './text-hash';
@@ -83,10 +83,11 @@ export class OnnxEvidenceModel implements EvidenceModel {
   /** Runs the graph on featurized inputs (L ≥ 1, K ≥ 1). */
   async run(f: SliceFeatures, mu = this.info.mu): Promise<GraphOutputs> {
     const { K, L } = f;
+    const { memoryDim, pairDim } = featureLayout(f.version);
     const feeds: Record<string, ort.Tensor> = {
-      memory_features: new ort.Tensor('float32', f.memory, [K, MEMORY_DIM]),
+      memory_features: new ort.Tensor('float32', f.memory, [K, memoryDim]),
       query_features: new ort.Tensor('float32', f.query, [1, TEXT_DIM]),
-      pair_features: new ort.Tensor('float32', f.pairs, [K, K, PAIR_DIM]),
+      pair_features: new ort.Tensor('float32', f.pairs, [K, K, pairDim]),
       provenance_prior: new ort.Tensor('float32', f.provenance, [K, K]),
       hypothesis_features: new ort.Tensor('float32', f.hypotheses, [L, TEXT_DIM]),
       support_features: new ort.Tensor('float32', f.support, [K, L, SUPPORT_DIM]),

@@ -20,7 +20,7 @@
 //   reliability_head = [w_ρ (8), b_ρ, b_miss]                              Eq. 6, learned, a constant output
 
 import { PRIOR_DIM } from '../engine/priors';
-import { FEATURIZER_VERSION, MEMORY_DIM, PAIR_DIM, PAIR_FEATURES, SUPPORT_DIM } from './featurizer';
+import { featureLayout, FEATURIZER_VERSION, type FeaturizerVersion, SUPPORT_DIM } from './featurizer';
 import { TEXT_DIM } from './text-hash';
 
 /** Bump when the graph's inputs, outputs or their meaning change. */
@@ -119,17 +119,20 @@ export const DEFAULT_HYPER: Hyper = {
   slotTemperature: 0.1,
 };
 
-/** The graph's inputs (names are the contract's). */
-export const INPUTS: InputSpec[] = [
-  { name: 'memory_features', dims: ['K', MEMORY_DIM], meaning: 'per memory: hashed text (TEXT_DIM) then the scalar features of MEMORY_SCALARS' },
+/** The graph's inputs (names are the contract's) for a featurizer version: its layout sets two widths. */
+export function inputSpecs(version: FeaturizerVersion = FEATURIZER_VERSION): InputSpec[] {
+  const { memoryDim, pairDim } = featureLayout(version);
+  return [
+  { name: 'memory_features', dims: ['K', memoryDim], meaning: "per memory: hashed text (TEXT_DIM) then the scalar features of the version's layout (MEMORY_SCALARS, and AGENT_MEMORY_SCALARS in version 6)" },
   { name: 'query_features', dims: [1, TEXT_DIM], meaning: 'hashed query text' },
-  { name: 'pair_features', dims: ['K', 'K', PAIR_DIM], meaning: 'symmetric pairwise cues (PAIR_FEATURES)' },
+  { name: 'pair_features', dims: ['K', 'K', pairDim], meaning: "symmetric pairwise cues (PAIR_FEATURES, and AGENT_PAIR_FEATURES in version 6)" },
   { name: 'provenance_prior', dims: ['K', 'K'], meaning: 'b_ij: 1 where i and j are connected in the local provenance graph (diagonal 1)' },
   { name: 'hypothesis_features', dims: ['L', TEXT_DIM], meaning: 'hashed text of each candidate hypothesis value' },
   { name: 'support_features', dims: ['K', 'L', SUPPORT_DIM], meaning: 'f_ih: what memory i says of hypothesis h, by its claims and by its text (SUPPORT_FEATURES)' },
   { name: 'evidence', dims: ['K', 1], meaning: 'e_i: 1 where memory i states something about the key (claims or text), 0 where it states nothing' },
   { name: 'mu', dims: [], meaning: 'μ: provenance prior strength (Eq. 2); fixed, not learned; the value the model was trained with is in its metadata' },
-];
+  ];
+}
 
 export const OUTPUTS: OutputSpec[] = [
   { name: 'affinity', dims: ['K', 'K'], meaning: 'D: pairwise same-factor affinity (diagonal 1), from which the engine groups the evidence members into slots (Z)' },
@@ -220,24 +223,27 @@ class Builder {
 export const AFFINITY_EMBEDDING_TERM = 'affinity_embedding_term';
 export const AFFINITY_PROVENANCE_TERM = 'affinity_provenance_term';
 
-/** Starting affinity weights on the pair features: different stances never share a slot, shared residue links. */
-const AFFINITY_PAIR_INIT = PAIR_FEATURES.map(([name]) =>
-  name.startsWith('both evidence, different stance') ? -4 : name.startsWith('same normalised text') ? 2 : name.startsWith('residual-word Jaccard') ? 2 : 0,
-);
+/** Starting affinity weights on a version's pair features: different stances never share a slot, shared residue links. */
+function affinityPairInit(version: FeaturizerVersion): number[] {
+  return featureLayout(version).pairFeatures.map(([name]) =>
+    name.startsWith('both evidence, different stance') ? -4 : name.startsWith('same normalised text') ? 2 : name.startsWith('residual-word Jaccard') ? 2 : 0,
+  );
+}
 /** Starting support weights: claims and stated values speak for themselves. */
 const SUPPORT_INIT = [2, 2, -2, -1, 0, 0];
 
-/** The model description for the given hyper-parameters. */
-export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
+/** The model description for the given hyper-parameters, fed by the given featurizer version. */
+export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersion = FEATURIZER_VERSION): ModelSpec {
+  const { memoryDim, pairDim } = featureLayout(version);
   const g = new Builder();
   const d = hyper.hidden;
   const one = g.constant('one', 1);
 
   // Query-conditioned input projection: x_i = tanh(W_m m_i + W_q q + b).
-  let wm = g.param('input.W_mem', [MEMORY_DIM, d]);
+  let wm = g.param('input.W_mem', [memoryDim, d]);
   if (hyper.memoryTextBlind) {
-    const mask = Array.from({ length: MEMORY_DIM }, (_, c) => (c < TEXT_DIM ? 0 : 1));
-    wm = g.binary('Mul', wm, g.fixed('input.mem_text_mask', [MEMORY_DIM, 1], mask), 'input_W_mem_masked');
+    const mask = Array.from({ length: memoryDim }, (_, c) => (c < TEXT_DIM ? 0 : 1));
+    wm = g.binary('Mul', wm, g.fixed('input.mem_text_mask', [memoryDim, 1], mask), 'input_W_mem_masked');
   }
   const wq = g.param('input.W_query', [TEXT_DIM, d]);
   const bIn = g.param('input.b', [d], { kind: 'zeros' });
@@ -255,7 +261,7 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
     const k = g.dense(x, g.param(`${p}.W_k`, [d, d]));
     const v = g.dense(x, g.param(`${p}.W_v`, [d, d]));
     const scores = g.binary('Mul', g.binary('MatMul', q, g.transpose(k)), invSqrtD);
-    let logits = g.binary('Add', g.binary('Add', scores, muB), g.pairTerm(g.param(`${p}.w_pair`, [PAIR_DIM], { kind: 'zeros' })), `${p}_logits`);
+    let logits = g.binary('Add', g.binary('Add', scores, muB), g.pairTerm(g.param(`${p}.w_pair`, [pairDim], { kind: 'zeros' })), `${p}_logits`);
     if (componentLogSize) logits = g.binary('Sub', logits, componentLogSize, `${p}_logits_by_component`);
     const alpha = g.softmax(logits, 1, `${p}_alpha`);
     const update = g.dense(g.binary('MatMul', alpha, v), g.param(`${p}.W_o`, [d, d]), g.param(`${p}.b_o`, [d], { kind: 'zeros' }));
@@ -269,7 +275,7 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   const provTerm = g.binary('Mul', muB, g.constant('provenance_link', PROVENANCE_LINK), AFFINITY_PROVENANCE_TERM);
   const affLogit = g.binary(
     'Add',
-    g.binary('Add', g.binary('Add', gg, g.pairTerm(g.param('affinity.w_pair', [PAIR_DIM], { kind: 'values', values: AFFINITY_PAIR_INIT }))), provTerm),
+    g.binary('Add', g.binary('Add', gg, g.pairTerm(g.param('affinity.w_pair', [pairDim], { kind: 'values', values: affinityPairInit(version) }))), provTerm),
     g.param('affinity.b', [1], { kind: 'values', values: [-2] }),
   );
   const eye = g.unary('EyeLike', 'provenance_prior', 'eye');
@@ -293,7 +299,7 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER): ModelSpec {
   const bMiss = g.param('reliability.b_miss', [1], { kind: 'values', values: [0] });
   g.concat([wRho, bRho, bMiss], 0, 'reliability_head');
 
-  return { inputs: INPUTS, params: g.params, constants: g.constants, ops: g.ops, outputs: OUTPUTS };
+  return { inputs: inputSpecs(version), params: g.params, constants: g.constants, ops: g.ops, outputs: OUTPUTS };
 }
 
 /** Parameter count of a spec (trained parameters; fixed masks are not counted). */

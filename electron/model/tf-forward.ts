@@ -6,7 +6,7 @@ import type { SliceFeatures } from './featurizer';
 import type { ModelSpec, OpSpec } from './spec';
 import { TEXT_DIM } from './text-hash';
 import type { Weights } from './weights';
-import { MEMORY_DIM, PAIR_DIM, SUPPORT_DIM } from './featurizer';
+import { featureLayout, SUPPORT_DIM } from './featurizer';
 
 export type TensorMap = Record<string, tf.Tensor>;
 
@@ -100,10 +100,11 @@ export function paramTensors(spec: ModelSpec, weights: Weights): TensorMap {
 
 /** A featurized slice as the graph's input tensors (float32). The hypothesis side must have L ≥ 1. */
 export function inputTensors(f: SliceFeatures, mu: number): TensorMap {
+  const { memoryDim, pairDim } = featureLayout(f.version);
   return {
-    memory_features: tf.tensor2d(f.memory, [f.K, MEMORY_DIM]),
+    memory_features: tf.tensor2d(f.memory, [f.K, memoryDim]),
     query_features: tf.tensor2d(f.query, [1, TEXT_DIM]),
-    pair_features: tf.tensor3d(f.pairs, [f.K, f.K, PAIR_DIM]),
+    pair_features: tf.tensor3d(f.pairs, [f.K, f.K, pairDim]),
     provenance_prior: tf.tensor2d(f.provenance, [f.K, f.K]),
     hypothesis_features: tf.tensor2d(f.hypotheses, [f.L, TEXT_DIM]),
     support_features: tf.tensor3d(f.support, [f.K, f.L, SUPPORT_DIM]),

@@ -7,7 +7,7 @@
 // share a slot"). The refit minimises L_a (mean binary cross-entropy against "same ground-truth factor")
 // over the training pairs of the slices the engine sees first (the initial slices and their text-only
 // copies; the corr / ind variants append copies and so skew the share of copies), with a ridge pull towards
-// Adam's values, to convergence by damped Newton steps on the full batch: PAIR_DIM + 2 unknowns, so each
+// Adam's values, to convergence by damped Newton steps on the full batch: P + 2 unknowns (P pair features), so each
 // step is one pass over the pairs and an 18 × 18 solve, and a dozen steps reach the minimum that thousands
 // of first-order steps approached (full-batch Adam did this before: about a minute for the shipped model).
 // Pairs joined by recorded provenance are left out: the fixed λ μ b_ij term decides
@@ -15,7 +15,7 @@
 
 import * as tf from '@tensorflow/tfjs-core';
 import { sigmoid } from '../../shared/math/cama';
-import { PAIR_DIM } from '../model/featurizer';
+import { featureLayout } from '../model/featurizer';
 import { AFFINITY_EMBEDDING_TERM, AFFINITY_PROVENANCE_TERM, type ModelSpec } from '../model/spec';
 import { forward, inputTensors, paramTensors } from '../model/tf-forward';
 import type { Weights } from '../model/weights';
@@ -68,6 +68,7 @@ function collectPairs(spec: ModelSpec, weights: Weights, examples: readonly Exam
       if (!opts.origins.includes(ex.origin) || !ex.factorMask || !ex.sameFactor) continue;
       const f = ex.features;
       const K = f.K;
+      const { pairDim } = featureLayout(f.version);
       const [gg, prov] = tf.tidy(() => {
         const out = forward(spec, params, inputTensors(f, opts.mu), [AFFINITY_EMBEDDING_TERM, AFFINITY_PROVENANCE_TERM]);
         return [(out[AFFINITY_EMBEDDING_TERM] as tf.Tensor).dataSync(), (out[AFFINITY_PROVENANCE_TERM] as tf.Tensor).dataSync()];
@@ -77,7 +78,7 @@ function collectPairs(spec: ModelSpec, weights: Weights, examples: readonly Exam
           const ij = i * K + j;
           if (ex.factorMask[ij] !== 1 || (prov[ij] as number) !== 0) continue;
           embedding.push(gg[ij] as number);
-          for (let p = 0; p < PAIR_DIM; p++) pairs.push(f.pairs[ij * PAIR_DIM + p] as number);
+          for (let p = 0; p < pairDim; p++) pairs.push(f.pairs[ij * pairDim + p] as number);
           same.push(ex.sameFactor[ij] as number);
         }
       }
@@ -124,18 +125,23 @@ function choleskySolve(A: Float64Array, r: Float64Array, m: number): Float64Arra
  * "same factor", plus ρ(s² + |w − w₀|² + (b − b₀)²); with its gradient and Hessian where asked.
  */
 class RefitObjective {
-  readonly m = PAIR_DIM + 2;
+  /** θ's length: the scale, P pair weights and the bias. */
+  readonly m: number;
   constructor(
+    /** P, the pair features per row of X. */
+    private readonly P: number,
     private readonly G: Float64Array,
     private readonly X: Float64Array,
     private readonly Y: Float64Array,
     private readonly theta0: Float64Array,
     private readonly ridge: number,
-  ) {}
+  ) {
+    this.m = P + 2;
+  }
 
   private logit(theta: Float64Array, i: number): number {
     let z = Math.exp(theta[0] as number) * (this.G[i] as number) + (theta[this.m - 1] as number);
-    for (let p = 0; p < PAIR_DIM; p++) z += (this.X[i * PAIR_DIM + p] as number) * (theta[1 + p] as number);
+    for (let p = 0; p < this.P; p++) z += (this.X[i * this.P + p] as number) * (theta[1 + p] as number);
     return z;
   }
 
@@ -169,7 +175,7 @@ class RefitObjective {
       const r = (sg - (this.Y[i] as number)) / n;
       const c = (sg * (1 - sg)) / n;
       J[0] = a * (this.G[i] as number);
-      for (let p = 0; p < PAIR_DIM; p++) J[1 + p] = this.X[i * PAIR_DIM + p] as number;
+      for (let p = 0; p < this.P; p++) J[1 + p] = this.X[i * this.P + p] as number;
       J[m - 1] = 1;
       for (let k = 0; k < m; k++) {
         const jk = J[k] as number;
@@ -200,11 +206,11 @@ export function refitAffinityHead(spec: ModelSpec, weights: Weights, examples: r
     // Nothing to fit on (no ground-truth factors in the data): the head stays as Adam left it.
     return { weights, report: { ...base, lossBefore: 0, lossAfter: 0, scale: 1, bias: { before: b0, after: b0 }, steps: 0 } };
   }
-  const m = PAIR_DIM + 2;
+  const m = w0.length + 2;
   const theta0 = new Float64Array(m);
   theta0.set(w0, 1);
   theta0[m - 1] = b0;
-  const f = new RefitObjective(Float64Array.from(data.embedding), Float64Array.from(data.pairs), Float64Array.from(data.same), theta0, opts.ridge);
+  const f = new RefitObjective(w0.length, Float64Array.from(data.embedding), Float64Array.from(data.pairs), Float64Array.from(data.same), theta0, opts.ridge);
   const lossBefore = f.crossEntropy(theta0);
   // Damped Newton: solve (H + λI)Δ = −g, halve the step until the objective falls (Armijo), and stop when
   // the gradient vanishes or the objective no longer moves. λ grows where H + λI is not positive definite

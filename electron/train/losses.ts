@@ -19,7 +19,7 @@ import { arbitrateTf, headFromVector } from '../model/arbitration-tf';
 import { slotAssignmentTf } from '../model/assignment-tf';
 import { forward, inputTensors, type TensorMap } from '../model/tf-forward';
 import type { ModelSpec } from '../model/spec';
-import { type FeatureGroup, groupColumns, MEMORY_DIM, PAIR_DIM, SUPPORT_DIM } from '../model/featurizer';
+import { type FeatureGroup, featureLayout, type FeaturizerVersion, groupColumns, SUPPORT_DIM } from '../model/featurizer';
 import { TEXT_DIM } from '../model/text-hash';
 import type { Example } from './examples';
 
@@ -42,6 +42,8 @@ export interface LossWeights {
 
 /** An example's tensors, made once and kept for the whole run. */
 export interface ExampleTensors {
+  /** The featurizer version of its inputs. */
+  version: FeaturizerVersion;
   inputs: TensorMap;
   symbolic: tf.Tensor2D;
   claimMask: tf.Tensor2D;
@@ -73,6 +75,7 @@ export function exampleTensors(ex: Example, mu: number): ExampleTensors {
   tf.tidy(() => {
     const factorPairs = ex.factorMask ? ex.factorMask.reduce((a, b) => a + b, 0) : 0;
     t = {
+      version: ex.features.version,
       inputs: inputTensors(ex.features, mu),
       symbolic: tf.tensor2d(ex.symbolic, [K, L]),
       claimMask: tf.tensor2d(ex.claimMask, [K, 1]),
@@ -236,7 +239,7 @@ export interface LossParts {
   confidence: tf.Scalar | null;
 }
 
-/** Multiplicative masks that hide one input group (kept for the whole run, one set per group). */
+/** Multiplicative masks that hide one input group (kept for the whole run, one set per group and featurizer version). */
 interface GroupMasks {
   memory: tf.Tensor2D;
   pairs: tf.Tensor1D;
@@ -245,22 +248,24 @@ interface GroupMasks {
 
 const masks = new Map<string, GroupMasks>();
 
-function masksFor(group: FeatureGroup | 'hashed-text'): GroupMasks {
-  let m = masks.get(group);
+function masksFor(group: FeatureGroup | 'hashed-text', version: FeaturizerVersion): GroupMasks {
+  const key = `${group} ${version}`;
+  let m = masks.get(key);
   if (m && !m.memory.isDisposed) return m;
-  const memory = new Float32Array(MEMORY_DIM).fill(1);
-  const pairs = new Float32Array(PAIR_DIM).fill(1);
+  const { memoryDim, pairDim } = featureLayout(version);
+  const memory = new Float32Array(memoryDim).fill(1);
+  const pairs = new Float32Array(pairDim).fill(1);
   const support = new Float32Array(SUPPORT_DIM).fill(1);
   if (group === 'hashed-text') memory.fill(0, 0, TEXT_DIM);
   else {
-    const cols = groupColumns(group);
+    const cols = groupColumns(group, version);
     for (const c of cols.memory) memory[c] = 0;
     if (cols.hashedText) memory.fill(0, 0, TEXT_DIM);
     for (const c of cols.pairs) pairs[c] = 0;
     for (const c of cols.support) support[c] = 0;
   }
-  m = { memory: tf.keep(tf.tensor2d(memory, [1, MEMORY_DIM])), pairs: tf.keep(tf.tensor1d(pairs)), support: tf.keep(tf.tensor1d(support)) };
-  masks.set(group, m);
+  m = { memory: tf.keep(tf.tensor2d(memory, [1, memoryDim])), pairs: tf.keep(tf.tensor1d(pairs)), support: tf.keep(tf.tensor1d(support)) };
+  masks.set(key, m);
   return m;
 }
 
@@ -277,7 +282,7 @@ export function withDropped(t: ExampleTensors, dropped: ReadonlyArray<FeatureGro
   let support = t.inputs.support_features as tf.Tensor;
   let provenance = t.inputs.provenance_prior as tf.Tensor;
   for (const g of dropped) {
-    const m = masksFor(g);
+    const m = masksFor(g, t.version);
     memory = tf.mul(memory, m.memory);
     pairs = tf.mul(pairs, m.pairs);
     support = tf.mul(support, m.support);

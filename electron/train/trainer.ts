@@ -268,7 +268,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
       for (const ex of v.corr.values()) ex.queryId = `${i}:${ex.queryId}`;
     }
 
-    const spec = buildSpec(hyper);
+    const spec = buildSpec(hyper, featurizer);
     const slots = { slots: hyper.slots, threshold: hyper.linkThreshold, temperature: hyper.slotTemperature };
     const refitAffinity = hp.refitAffinity === null ? null : { origins: REFIT_DEFAULTS.origins, ridge: hp.refitAffinity };
     const result = await fit(spec, initialWeights(spec, hp.seed), examples, validation, { ...hp, slots, refitAffinity }, (p) => {

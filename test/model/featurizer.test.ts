@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkContract, ModelContractError } from '../../electron/model/contract';
-import { FEATURIZER_VERSION, featurize, MEMORY_DIM, MEMORY_SCALARS, PAIR_DIM, PAIR_FEATURES, SUPPORT_DIM, SUPPORT_FEATURES } from '../../electron/model/featurizer';
+import { ablate, featureLayout, FEATURIZER_VERSION, featurize, MEMORY_DIM, MEMORY_SCALARS, PAIR_DIM, PAIR_FEATURES, SUPPORT_DIM, SUPPORT_FEATURES } from '../../electron/model/featurizer';
 import { exportOnnx, META, readMetadata } from '../../electron/model/onnx-export';
 import { OnnxEvidenceModel } from '../../electron/model/onnx-model';
 import { buildSpec, CONTRACT_VERSION, DEFAULT_HYPER } from '../../electron/model/spec';
@@ -89,9 +89,12 @@ describe('the model contract', () => {
   it('models/CONTRACT.md lists every feature the featurizer computes, with its dimensions', () => {
     const doc = fs.readFileSync(path.join(__dirname, '../../models/CONTRACT.md'), 'utf8');
     const cell = (s: string) => s.replace(/\|/g, '\\|');
-    for (const [name, group] of [...MEMORY_SCALARS, ...PAIR_FEATURES, ...SUPPORT_FEATURES]) expect(doc, name).toContain(`| ${cell(name)} | ${group} |`);
+    const v6 = featureLayout('cama-features/6');
+    for (const [name, group] of [...v6.memoryScalars, ...v6.pairFeatures, ...SUPPORT_FEATURES]) expect(doc, name).toContain(`| ${cell(name)} | ${group} |`);
     expect(doc).toContain(`K × ${MEMORY_DIM}`);
     expect(doc).toContain(`K × K × ${PAIR_DIM}`);
+    expect(doc).toContain(`K × ${v6.memoryDim}`);
+    expect(doc).toContain(`K × K × ${v6.pairDim}`);
     expect(doc).toContain(`K × L × ${SUPPORT_DIM}`);
     expect(doc).toContain(`\`${FEATURIZER_VERSION}\``);
   });
@@ -252,17 +255,47 @@ describe("featurizer version 6: each agent's behaviour over the store", () => {
     const v6 = featurize(input, 'cama-features/6');
     const v5 = featurize(input, 'cama-features/5');
     const K = ids.length;
-    const other = TEXT_DIM + MEMORY_SCALARS.findIndex(([n]) => n.startsWith('χ other'));
+    // Version 6 writes one memory column and one pair column more than version 5, each the last of its row.
+    const { memoryDim: M6, pairDim: P6 } = featureLayout('cama-features/6');
+    expect([M6, P6]).toEqual([MEMORY_DIM + 1, PAIR_DIM + 1]);
+    expect(v6.memory.length).toBe(K * M6);
+    expect(v6.pairs.length).toBe(K * K * P6);
+    expect(ids.map((_, i) => v6.memory[i * M6 + M6 - 1])).toEqual([1, 0, 0.5]);
+    const pair = (a: number, b: number) => v6.pairs[(a * K + b) * P6 + P6 - 1];
+    expect([pair(0, 1), pair(1, 0), pair(0, 2), pair(0, 0), pair(1, 1)]).toEqual([0, 0, 0.5, 1, 0]);
+    // Every version-5 column is unchanged: "same source type" still says that o0 and r0 are both sensors.
     const sameType = PAIR_FEATURES.findIndex(([n]) => n.startsWith('same source type'));
-    expect(ids.map((_, i) => v6.memory[i * MEMORY_DIM + other])).toEqual([1, 0, 0.5]);
-    const pair = (f: typeof v6, a: number, b: number) => f.pairs[(a * K + b) * PAIR_DIM + sameType];
-    expect([pair(v6, 0, 1), pair(v6, 1, 0), pair(v6, 0, 2), pair(v6, 0, 0), pair(v6, 1, 1)]).toEqual([0, 0, 0.5, 1, 0]);
-    // Version 5 reads source types there: o0 and r0 are both sensors.
-    expect(pair(v5, 0, 1)).toBe(1);
-    for (let c = 0; c < v5.memory.length; c++) if (c % MEMORY_DIM !== other) expect(v6.memory[c], `memory ${c}`).toBe(v5.memory[c]);
-    for (let c = 0; c < v5.pairs.length; c++) if (c % PAIR_DIM !== sameType) expect(v6.pairs[c], `pair ${c}`).toBe(v5.pairs[c]);
+    expect(v6.pairs[(0 * K + 1) * P6 + sameType]).toBe(1);
+    for (let i = 0; i < K; i++) {
+      expect(Array.from(v6.memory.subarray(i * M6, i * M6 + MEMORY_DIM)), `memory row ${i}`).toEqual(Array.from(v5.memory.subarray(i * MEMORY_DIM, (i + 1) * MEMORY_DIM)));
+      for (let j = 0; j < K; j++) {
+        const ij = i * K + j;
+        expect(Array.from(v6.pairs.subarray(ij * P6, ij * P6 + PAIR_DIM)), `pair ${i},${j}`).toEqual(Array.from(v5.pairs.subarray(ij * PAIR_DIM, (ij + 1) * PAIR_DIM)));
+      }
+    }
     // A slice read without a store knows no agent.
     const alone = featurize(buildSliceInput(q, s.memories(ids), [], 8), 'cama-features/6');
-    expect(ids.map((_, i) => alone.memory[i * MEMORY_DIM + other])).toEqual([0.5, 0.5, 0.5]);
+    expect(ids.map((_, i) => alone.memory[i * M6 + M6 - 1])).toEqual([0.5, 0.5, 0.5]);
+
+    // A version-6 model takes the wider inputs: built, exported and run by onnxruntime on this slice, its
+    // affinity follows the agent channel (a weight on it alone moves D), and the metadata ablation zeroes it.
+    const spec = buildSpec(DEFAULT_HYPER, 'cama-features/6');
+    expect(spec.inputs.find((x) => x.name === 'pair_features')?.dims).toEqual(['K', 'K', P6]);
+    const weights = initialWeights(spec, 1);
+    const plain = await OnnxEvidenceModel.fromBytes(exportOnnx(spec, weights, { name: 'v6', mu: 0.5, hyper: DEFAULT_HYPER, featurizer: 'cama-features/6' }), 'v6.onnx');
+    const wPair = Float32Array.from(weights.get('affinity.w_pair') as Float32Array);
+    wPair[P6 - 1] = 4;
+    const reading = await OnnxEvidenceModel.fromBytes(
+      exportOnnx(spec, new Map([...weights, ['affinity.w_pair', wPair]]), { name: 'v6r', mu: 0.5, hyper: DEFAULT_HYPER, featurizer: 'cama-features/6' }),
+      'v6r.onnx',
+    );
+    const d = async (m: OnnxEvidenceModel, f: typeof v6) => (await m.run(f)).affinity;
+    const [before, after] = [await d(plain, v6), await d(reading, v6)];
+    // o0–u0 (u is later; share 0.5) gains, o0–r0 (r is later; share 0) does not.
+    expect(after[0 * K + 2] as number).toBeGreaterThan(before[0 * K + 2] as number);
+    expect(after[0 * K + 1]).toBeCloseTo(before[0 * K + 1] as number, 6);
+    const blind = ablate(v6, ['metadata']);
+    expect(ids.map((_, i) => blind.memory[i * M6 + M6 - 1])).toEqual([0, 0, 0]);
+    expect(Array.from({ length: K * K }, (_, ij) => blind.pairs[ij * P6 + P6 - 1])).toEqual(new Array(K * K).fill(0));
   });
 });

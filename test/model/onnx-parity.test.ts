@@ -81,7 +81,7 @@ function appendMembers(f: SliceFeatures, extra: SliceFeatures, n: number): Slice
   support.set(f.support);
   const evidence = new Float32Array(K).fill(1);
   evidence.set(f.evidence);
-  return { K, L: f.L, memory, query: f.query, pairs, provenance, hypotheses: f.hypotheses, support, evidence };
+  return { version: f.version, K, L: f.L, memory, query: f.query, pairs, provenance, hypotheses: f.hypotheses, support, evidence };
 }
 
 /** The trainer's forward pass (tfjs) of `of` with `using` on `f`: the reference onnxruntime must match. */

@@ -111,10 +111,11 @@ describe('training examples from a simulated store', () => {
     const { simulateBundle, storeOf, tempDir } = await import('../model/helpers');
     const { makeExample, withoutClaims } = await import('../../electron/train/examples');
     const { initialSlice } = await import('../../electron/engine/retrieve');
-    const { MEMORY_DIM, MEMORY_SCALARS } = await import('../../electron/model/featurizer');
-    const { TEXT_DIM } = await import('../../electron/model/text-hash');
+    const { featureLayout } = await import('../../electron/model/featurizer');
     const store = storeOf(await simulateBundle(tempDir(), { seed: 79, world: { subjects: 20 }, queries: { count: 20 } }));
-    const column = TEXT_DIM + MEMORY_SCALARS.findIndex(([n]) => n.startsWith('χ other'));
+    // The agent's first share: version 6's last memory column.
+    const { memoryDim } = featureLayout('cama-features/6');
+    const column = memoryDim - 1;
     const ctx = { slots: 8, labels: new LabelIndex([]), observed: 'self-reported' as const, featurizer: 'cama-features/6' as const };
     try {
       const shares = { withClaims: new Set<number>(), textOnly: new Set<number>() };
@@ -122,8 +123,8 @@ describe('training examples from a simulated store', () => {
         const slice = initialSlice(store, q, 10);
         const initial = makeExample(store, q, slice, 'initial', ctx);
         const text = makeExample(store, q, withoutClaims(slice), 'text', ctx, slice);
-        for (let i = 0; i < (initial?.features.K ?? 0); i++) shares.withClaims.add(initial!.features.memory[i * MEMORY_DIM + column] as number);
-        for (let i = 0; i < (text?.features.K ?? 0); i++) shares.textOnly.add(text!.features.memory[i * MEMORY_DIM + column] as number);
+        for (let i = 0; i < (initial?.features.K ?? 0); i++) shares.withClaims.add(initial!.features.memory[i * memoryDim + column] as number);
+        for (let i = 0; i < (text?.features.K ?? 0); i++) shares.textOnly.add(text!.features.memory[i * memoryDim + column] as number);
       }
       expect([...shares.textOnly]).toEqual([0.5]);
       // The simulator's relays are never first (0); its observers often are.
