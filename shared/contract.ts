@@ -8,6 +8,7 @@ import type { Label } from './domain';
 import type { DecisionChange, EpisodeDiffView, StoredEpisodeOption } from './diff';
 import { LabellingFunctionSchema, type LfReport, type StoredLabellingFunction, type WeakLabelSummary } from './labelling-functions';
 import type {
+  AgentView,
   EpisodeView,
   EvalRunSummary,
   EvalRunView,
@@ -85,6 +86,10 @@ export const API = {
   queries: call<QueryRow[]>()(none, "the browser's rows: every query with its vote, CAMA's decision and flags"),
   episode: call<EpisodeView>()(z.object({ id: z.number().int().positive() }).strict(), 'an episode with its query, memories and labels'),
   memory: call<MemoryView>()(z.object({ id }).strict(), 'one memory in full'),
+  agent: call<AgentView>()(
+    z.object({ id }).strict(),
+    "one agent: its name, reliability and behaviour over the store (how many of its dated statements were the first of their value on their key)",
+  ),
   memoryEpisodes: call<MemoryEpisodes>()(
     z.object({ id, limit: z.number().int().min(1).max(1000).optional() }).strict(),
     'the episodes that retrieved a memory (newest first), each with the step where it entered and the decision',

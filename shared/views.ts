@@ -327,6 +327,25 @@ export interface LabelEffect {
   }>;
 }
 
+/**
+ * One agent as the store knows it (api.agent): its name and reliability where the bundle gives them, and its
+ * behaviour over the store, which featurizer version 6 reads: of its dated statements (base-pool claims
+ * asserting a value), how many were the first of their value on their key. An agent that only copies,
+ * relays or summarises is never first, whatever its memories' metadata says.
+ */
+export interface AgentView {
+  id: string;
+  name?: string;
+  reliability?: number;
+  /** Base-pool memories it wrote. */
+  memories: number;
+  statements: number;
+  firsts: number;
+  /** firsts / statements; absent below minStatements (too little to say). */
+  firstShare?: number;
+  minStatements: number;
+}
+
 /** An episode whose slice held a memory at some step (api.memoryEpisodes), with its decision. */
 export interface MemoryEpisode {
   episodeId: number;

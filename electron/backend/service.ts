@@ -25,7 +25,7 @@ import { WEAK_MIN_CONFIDENCE } from '../train/examples';
 import { ModelRegistry, trainPlan } from './models';
 import { defaultDataDir, RecentStores } from './paths';
 import { memoryEpisodes } from './memoryEpisodes';
-import { episodeView, memoryView, provenanceGraph, provenanceOverview, queryRows, whatIf } from './views';
+import { agentView, episodeView, memoryView, provenanceGraph, provenanceOverview, queryRows, whatIf } from './views';
 import type { JobRequest, TrainingExamples } from './worker-protocol';
 
 export interface ServiceOptions {
@@ -301,6 +301,7 @@ export class WorkbenchService {
     episode: ({ id }) => episodeView(this.current(), id),
     memory: ({ id }) => memoryView(this.current(), id),
     memoryEpisodes: ({ id, limit }) => memoryEpisodes(this.current(), id, limit),
+    agent: ({ id }) => agentView(this.current(), id),
     provenance: ({ ids, depth }) => provenanceGraph(this.current(), ids, depth),
     provenanceOverview: ({ limit }) => provenanceOverview(this.current(), limit),
     whatIf: async (args) => {

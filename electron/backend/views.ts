@@ -3,12 +3,13 @@
 import type { ProvenanceEdge } from '../../shared/domain';
 import type { EpisodeRecord } from '../../shared/episode';
 import { sameValue } from '../../shared/values';
-import type { EpisodeView, GraphView, MemoryView, ProvenanceOverview, QueryRow, WhatIfResult } from '../../shared/views';
+import type { AgentView, EpisodeView, GraphView, MemoryView, ProvenanceOverview, QueryRow, WhatIfResult } from '../../shared/views';
 import { majorityVote, statedValues } from '../eval/baselines';
 import { engineConfig } from '../engine/config';
 import { analyseSlice, analysisFields, argmax } from '../engine/episode';
 import { DisjointSets } from '../engine/provenance';
 import type { EngineSetup } from '../runtime/setup';
+import { AGENT_MIN_STATEMENTS } from '../store/agent-behaviour';
 import type { Store } from '../store/store';
 import { ANALYSIS_METHOD } from './analyse';
 
@@ -85,6 +86,13 @@ export function memoryView(store: Store, id: string): MemoryView {
   if (!m) throw new Error(`no memory "${id}" in this store`);
   const factor = store.truths([id]).get(id)?.factor;
   return { ...m, agentName: store.agent(m.agent)?.name, ...(factor !== undefined ? { factor } : {}), parents: store.parentsOf(id), children: store.childrenOf(id) };
+}
+
+export function agentView(store: Store, id: string): AgentView {
+  const agent = store.agent(id);
+  const { memories, statements, firsts, firstShare } = store.agentStatements(id);
+  if (!agent && memories === 0) throw new Error(`no agent "${id}" in this store`);
+  return { id, name: agent?.name, reliability: agent?.reliability, memories, statements, firsts, ...(firstShare !== undefined ? { firstShare } : {}), minStatements: AGENT_MIN_STATEMENTS };
 }
 
 export function episodeView(store: Store, id: number): EpisodeView {

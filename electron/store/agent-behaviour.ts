@@ -35,6 +35,34 @@ const FIRST_SHARES_SQL = `
   FROM s JOIN f ON f.sb = s.sb AND f.at = s.at AND f.v = s.v
   GROUP BY s.agent`;
 
+/** One agent's statements and how many came first (the per-agent reading of FIRST_SHARES_SQL). */
+export interface AgentStatements {
+  /** Base-pool memories the agent wrote, with claims or without. */
+  memories: number;
+  /** Base-pool `+` claims with a time. */
+  statements: number;
+  /** Of those, the earliest statement of their value on their key (ties count as first). */
+  firsts: number;
+  /** firsts / statements, undefined below AGENT_MIN_STATEMENTS: what featurizer version 6 reads. */
+  firstShare: number | undefined;
+}
+
+// The same statistic for one agent, through the agent and claim-key indexes instead of a pass over every
+// claim (the whole-store pass takes seconds at a million memories; a drawer asks of one agent at a time).
+// NOCASE compares as lower() does (ASCII), so both readings agree (test/store/agent-behaviour.test.ts).
+const ONE_AGENT_SQL = `
+  WITH s AS (
+    SELECT m.time AS time, c.subject AS sb, c.attribute AS at, c.value AS v
+    FROM memories m JOIN claims c ON c.memory_rowid = m.rowid
+    WHERE m.agent = ? AND m.time IS NOT NULL AND c.polarity = '+' AND (m.pool IS NULL OR m.pool = 'base')
+  )
+  SELECT COUNT(*) AS n, COALESCE(SUM(CASE WHEN s.time <= (
+    SELECT MIN(m2.time) FROM claims c2 JOIN memories m2 ON m2.rowid = c2.memory_rowid
+    WHERE c2.subject = s.sb COLLATE NOCASE AND c2.attribute = s.at COLLATE NOCASE AND lower(c2.value) = lower(s.v)
+      AND c2.polarity = '+' AND m2.time IS NOT NULL AND (m2.pool IS NULL OR m2.pool = 'base')
+  ) THEN 1 ELSE 0 END), 0) AS firsts
+  FROM s`;
+
 /**
  * Each agent's first share, computed on first use and again only after memories were added (memories and
  * their claims are only ever inserted, so the largest rowid says whether anything changed).
@@ -45,9 +73,21 @@ export class AgentBehaviourReader {
   private stamp: number | null | undefined = undefined;
   private byAgent: ReadonlyMap<string, number> = new Map();
 
+  private readonly oneAgent: Database.Statement<[string], { n: number; firsts: number }>;
+  private readonly agentMemories: Database.Statement<[string], { n: number }>;
+
   constructor(db: Database.Database) {
     this.shares = db.prepare(FIRST_SHARES_SQL);
     this.stampRow = db.prepare('SELECT max(rowid) AS r FROM memories');
+    this.oneAgent = db.prepare(ONE_AGENT_SQL);
+    this.agentMemories = db.prepare("SELECT COUNT(*) AS n FROM memories WHERE agent = ? AND (pool IS NULL OR pool = 'base')");
+  }
+
+  /** One agent's statements, read now (an agent the store does not know has none). */
+  statementsOf(agent: string): AgentStatements {
+    const { n, firsts } = this.oneAgent.get(agent) as { n: number; firsts: number };
+    const memories = (this.agentMemories.get(agent) as { n: number }).n;
+    return { memories, statements: n, firsts, firstShare: n >= AGENT_MIN_STATEMENTS ? firsts / n : undefined };
   }
 
   /**

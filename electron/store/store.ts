@@ -11,7 +11,7 @@ import { Catalog, type StoreCounts, type StoredLabel } from './catalog';
 import { ContentDigest } from './digest';
 import { EpisodeStore, type EpisodeFilter, type EpisodeSummary, type MemberEpisode } from './episodes';
 import { closeAbandonedRuns, EvalRunStore, type EvalResultRow, type EvalRun } from './evalRuns';
-import { type AgentBehaviour, AgentBehaviourReader } from './agent-behaviour';
+import { type AgentBehaviour, AgentBehaviourReader, type AgentStatements } from './agent-behaviour';
 import { type ClaimCoverage, MemoryReader, type SearchHit, type SearchOptions, type StoredMemory, type WordCounts } from './memories';
 import { StoreTooNewError } from './errors';
 import { migrate } from './migrate';
@@ -127,6 +127,11 @@ export class Store {
   /** Each agent's behaviour over the store, as of the first question asked of it (agent-behaviour.ts). */
   agentBehaviour(): AgentBehaviour {
     return this.behaviourReader.snapshot();
+  }
+
+  /** One agent's time-stamped statements, how many came first, and its first share (agent-behaviour.ts). */
+  agentStatements(agent: string): AgentStatements {
+    return this.behaviourReader.statementsOf(agent);
   }
 
   /** Every agent with a first share (agent-behaviour.ts), as of now. */

@@ -7,6 +7,7 @@ import type { Label } from '../../shared/domain';
 import type { StepRecord } from '../../shared/episode';
 import type { MemoryView } from '../../shared/views';
 import { api } from '../api/client';
+import { AgentBehaviour } from '../common/AgentBehaviour';
 import { ClaimList, ObservedValue } from '../common/MemoryParts';
 import { MemoryEpisodes } from '../common/MemoryEpisodes';
 import { useFetch } from '../common/useFetch';
@@ -90,6 +91,9 @@ export function MemoryDrawer({
           <dl className="fields">
             <Field label="agent">
               {m.agentName ? `${m.agentName} (${m.agent})` : m.agent}
+            </Field>
+            <Field label="agent's statements">
+              <AgentBehaviour agent={m.agent} />
             </Field>
             <Field label="agent reliability">{m.agentReliability !== undefined ? fmt(m.agentReliability) : 'unknown'}</Field>
             <Field label="kind">{m.kind}</Field>

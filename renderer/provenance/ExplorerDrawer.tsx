@@ -2,6 +2,7 @@
 // cascade, how large), and its recorded parents and copies, each a chip that moves to that memory.
 
 import { api } from '../api/client';
+import { AgentBehaviour } from '../common/AgentBehaviour';
 import { ClaimList, GroundTruthFactor, ObservedValue } from '../common/MemoryParts';
 import { MemoryEpisodes } from '../common/MemoryEpisodes';
 import { useFetch } from '../common/useFetch';
@@ -71,6 +72,9 @@ export function ExplorerDrawer({ cascadeOf, onOpen }: { cascadeOf: (id: string) 
           </blockquote>
           <dl className="pv-fields">
             <Field label="agent">{m.agentName ? `${m.agentName} (${m.agent})` : m.agent}</Field>
+            <Field label="agent's statements">
+              <AgentBehaviour agent={m.agent} />
+            </Field>
             <Field label="agent reliability">{m.agentReliability !== undefined ? fmt(m.agentReliability) : 'unknown'}</Field>
             <Field label="kind">{m.kind}</Field>
             <Field label="time">{m.time !== undefined ? fmt(m.time) : undefined}</Field>

@@ -1,6 +1,8 @@
-// On the demo store: a memory's episodes equal what a scan of every episode's steps finds, and the
-// browser's "not sufficient at t=0" flag means exactly what it says (not the bundle's `insufficient` tag).
+// On the demo store: a memory's episodes equal what a scan of every episode's steps finds, an agent's
+// statements what a scan of the store file finds, and the browser's "not sufficient at t=0" flag means
+// exactly what it says (not the bundle's `insufficient` tag).
 
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFirstStore } from '../../electron/backend/first-store';
 import type { WorkbenchService } from '../../electron/backend/service';
@@ -70,5 +72,44 @@ describe('the browser flag "not sufficient at t=0"', () => {
     }
     // The demo holds both kinds: a tag and a flag of one name would have disagreed on these.
     expect(differs).toBeGreaterThan(0);
+  });
+});
+
+describe("an agent's behaviour over the store", () => {
+  it('counts, for every agent, the dated statements and how many came first, as a scan of the memories does', async () => {
+    // The expected answer, by reading every memory of the store file: each value's earliest time on its key.
+    const file = (await ok('session')).store?.path as string;
+    const db = new Database(file, { readonly: true });
+    type Row = { agent: string; time: number | null; pool: string | null; claims: string | null };
+    const rows = db.prepare('SELECT agent, time, pool, claims FROM memories').all() as Row[];
+    db.close();
+    const base = rows.filter((m) => (m.pool ?? 'base') === 'base');
+    const fold = (x: string) => x.toLowerCase();
+    const statements = base.flatMap((m) =>
+      m.time === null || m.claims === null
+        ? []
+        : (JSON.parse(m.claims) as Array<{ subject: string; attribute: string; value: string; polarity?: string }>)
+            .filter((c) => (c.polarity ?? '+') === '+')
+            .map((c) => ({ agent: m.agent, time: m.time as number, key: [c.subject, c.attribute, c.value].map(fold).join('|') })),
+    );
+    const earliest = new Map<string, number>();
+    for (const st of statements) earliest.set(st.key, Math.min(earliest.get(st.key) ?? Infinity, st.time));
+    let withShare = 0;
+    for (const id of new Set(rows.map((m) => m.agent))) {
+      const own = statements.filter((st) => st.agent === id);
+      const firsts = own.filter((st) => st.time <= (earliest.get(st.key) as number)).length;
+      const view = await ok('agent', { id });
+      expect([view.memories, view.statements, view.firsts], id).toEqual([base.filter((m) => m.agent === id).length, own.length, firsts]);
+      if (own.length >= view.minStatements) {
+        expect(view.firstShare, id).toBeCloseTo(firsts / own.length, 12);
+        withShare++;
+      } else expect(view.firstShare, id).toBeUndefined();
+    }
+    expect(withShare).toBeGreaterThan(0);
+  });
+
+  it('refuses an agent the store does not know, naming it', async () => {
+    await expect(ok('agent', { id: 'no-such-agent' })).rejects.toThrow(/no agent "no-such-agent"/);
+    await expect(ok('agent', { id: '' })).rejects.toThrow(/id/);
   });
 });

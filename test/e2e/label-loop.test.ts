@@ -1,6 +1,7 @@
 // The label loop end to end, in a real browser against web mode on the demo store: label a few pairs from
 // the queue (progress towards the target follows, the export gives the bundle's labels.jsonl), see that
-// the inspector's drawer shows no ground-truth factor next to its label form, then train a tiny model with
+// the inspector's drawer shows no ground-truth factor next to its label form (and its agent's statements in
+// the store, how many came first), then train a tiny model with
 // the labels (its epoch, loss and loss chart shown while it trains; listed as new with its validation
 // metrics) and its twin without (the plan warns first, the training is acknowledged), and read what the
 // labels changed: r_ij before and after on every labelled pair, as the backend computes it. Training waits
@@ -8,6 +9,7 @@
 
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstShareText } from '../../renderer/common/agentText';
 import { startWorkbench, type Workbench } from './harness';
 
 let wb: Workbench;
@@ -80,6 +82,10 @@ describe('the label loop', () => {
     const drawer = wb.page.getByTestId('memory-drawer');
     await drawer.getByTestId('pair-label').waitFor();
     expect(await drawer.textContent()).not.toMatch(/factor/i);
+    // Beside the agent: how many of its dated statements in the store came first, as the backend counts them.
+    const agent = await wb.api('agent', { id: view.memories[withFactor]?.agent as string });
+    expect(agent.statements).toBeGreaterThan(0);
+    await expect.poll(() => drawer.getByTestId('agent-first-share').textContent()).toBe(firstShareText(agent));
     await wb.shot('label-loop-drawer');
   });
 

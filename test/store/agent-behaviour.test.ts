@@ -57,4 +57,36 @@ describe("an agent's first share over the store", () => {
     expect(s.agentBehaviour().firstShare('o')).toBe(0.5);
     expect(s.agentBehaviour().firstShare('r')).toBeCloseTo(5 / 15, 12);
   });
+
+  it("reads one agent's statements as the whole-store pass does, in a simulated world of many agents", async () => {
+    const { simulateBundle, storeOf, tempDir } = await import('../model/helpers');
+    const store = storeOf(await simulateBundle(tempDir(), { seed: 83, world: { subjects: 30 }, queries: { count: 20 }, agents: { roleMixRate: 0.2 } }));
+    try {
+      const shares = store.agentFirstShares();
+      const agents = store.agents().map((a) => a.id);
+      expect(shares.size).toBeGreaterThan(3);
+      for (const agent of agents) {
+        const one = store.agentStatements(agent);
+        expect(one.firstShare, agent).toBe(shares.get(agent));
+        expect(one.firsts).toBeLessThanOrEqual(one.statements);
+      }
+      // Relays and summarisers are rarely first, observers often: both kinds of agent are in the world.
+      const values = [...shares.values()];
+      expect(Math.min(...values)).toBeLessThan(0.2);
+      expect(Math.max(...values)).toBeGreaterThan(0.4);
+      expect(store.agentStatements('nobody')).toEqual({ memories: 0, statements: 0, firsts: 0, firstShare: undefined });
+    } finally {
+      store.close();
+    }
+  });
+
+  it("counts one agent's statements, its firsts and denials as the whole-store pass does", () => {
+    const s = openTempStore();
+    seed(s, { implicitAgents: ['o', 'r', 'x'], memories: world() });
+    seed(s, { memories: [mem('o-note', 'Nothing to report today.', { agent: 'o', time: 50 }), mem('o-copy', 'Copy.', { agent: 'o', time: 1, pool: 'corr', claims: [{ subject: 'Town 0', attribute: 'mayor', value: 'Person 0' }] })] });
+    // A memory without claims counts as a memory and not as a statement; an appended copy as neither.
+    expect(s.agentStatements('o')).toEqual({ memories: AGENT_MIN_STATEMENTS + 1, statements: AGENT_MIN_STATEMENTS, firsts: AGENT_MIN_STATEMENTS, firstShare: 1 });
+    expect(s.agentStatements('r')).toEqual({ memories: AGENT_MIN_STATEMENTS, statements: AGENT_MIN_STATEMENTS, firsts: 0, firstShare: 0 });
+    expect(s.agentStatements('x')).toEqual({ memories: 3, statements: 3, firsts: 3, firstShare: undefined });
+  });
 });
