@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { importBundle } from '../../../electron/bundle/import';
 import { initialSlice } from '../../../electron/engine/retrieve';
 import { buildSliceInput } from '../../../electron/engine/slice-input';
-import { featurize, PAIR_DIM, PAIR_FEATURES } from '../../../electron/model/featurizer';
+import { featureLayout, featurize } from '../../../electron/model/featurizer';
 import { readInitializers } from '../../../electron/model/onnx-export';
 import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
 import { loadEngine } from '../../../electron/runtime/setup';
@@ -25,11 +25,13 @@ const args = process.argv.slice(2);
 const at = args.indexOf('--model');
 const modelFile = at >= 0 ? args.splice(at, 2)[1] : undefined;
 if (args.length === 0) throw new Error('usage: affinity-by-family.ts [--model MODEL.onnx] BUNDLE_DIR...');
-const SAME_STANCE = PAIR_FEATURES.findIndex(([name]) => name === 'both evidence, same stance');
 
 const engine = await loadEngine({}, modelFile ? { model: modelFile } : {});
 const model = engine.model;
 if (!(model instanceof OnnxEvidenceModel)) throw new Error(`${modelFile ?? 'models/default.onnx'}: not a learned model`);
+// The pair features of the model's featurizer version (version 6 adds one).
+const { pairFeatures: PAIR_FEATURES_OF_MODEL, pairDim: PAIR_DIM } = featureLayout(model.info.featurizer);
+const SAME_STANCE = PAIR_FEATURES_OF_MODEL.findIndex(([name]) => name === 'both evidence, same stance');
 const weights = readInitializers(readFileSync(modelFile ?? 'models/default.onnx'));
 const wPair = weights.get('affinity.w_pair') as Float32Array;
 const bias = (weights.get('affinity.b') as Float32Array)[0] as number;
@@ -103,11 +105,11 @@ for (const dir of args) {
 console.log('| bundle | agreeing pairs, no recorded link | pairs | mean D | D ≥ 0.5 |\n|---|---|---|---|---|');
 console.log(rows.join('\n'));
 console.log(`\nIndependent agreeing pairs: mean of σ⁻¹(D) and of its terms (w_p · pair_p with the model's weights; bias ${bias.toFixed(2)})\n`);
-const shown = PAIR_FEATURES.map((_, p) => p).filter((p) => terms.some((t) => Math.abs((t.features[p] as number) / t.pairs) >= 0.02));
+const shown = PAIR_FEATURES_OF_MODEL.map((_, p) => p).filter((p) => terms.some((t) => Math.abs((t.features[p] as number) / t.pairs) >= 0.02));
 console.log(`| term | ${terms.map((t) => t.bundle).join(' | ')} |\n|---|${terms.map(() => '---|').join('')}`);
 const line = (label: string, value: (t: (typeof terms)[number]) => number): void => {
   console.log(`| ${label} | ${terms.map((t) => (value(t) / t.pairs).toFixed(2)).join(' | ')} |`);
 };
 line('σ⁻¹(D)', (t) => t.logit);
 line('embedding term a·g_iᵀg_j/√d', (t) => t.embedding);
-for (const p of shown) line(PAIR_FEATURES[p]![0], (t) => t.features[p] as number);
+for (const p of shown) line(PAIR_FEATURES_OF_MODEL[p]![0], (t) => t.features[p] as number);

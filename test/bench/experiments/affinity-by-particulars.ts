@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { importBundle } from '../../../electron/bundle/import';
 import { initialSlice } from '../../../electron/engine/retrieve';
 import { buildSliceInput } from '../../../electron/engine/slice-input';
-import { featurize, PAIR_DIM, PAIR_FEATURES, rareResidualLimit, sharedWords } from '../../../electron/model/featurizer';
+import { featureLayout, featurize, PAIR_FEATURES, rareResidualLimit, sharedWords } from '../../../electron/model/featurizer';
 import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
 import { textFeatures } from '../../../electron/model/text-features';
 import { loadEngine } from '../../../electron/runtime/setup';
@@ -62,7 +62,7 @@ for (const q of store.queries()) {
   const rare = residual.map((r) => new Set(r.filter((w) => (df.get(w) ?? 0) <= rareLimit)));
   for (let i = 0; i < K; i++) {
     for (let j = i + 1; j < K; j++) {
-      if (f.pairs[(i * K + j) * PAIR_DIM + SAME_STANCE] !== 1) continue;
+      if (f.pairs[(i * K + j) * featureLayout(f.version).pairDim + SAME_STANCE] !== 1) continue;
       const a = factor.get(slice[i]!.id);
       const b = factor.get(slice[j]!.id);
       if (a === undefined || b === undefined) continue;

@@ -21,7 +21,7 @@ import { importBundle } from '../../../electron/bundle/import';
 import type { EvidenceOutput, SliceInput } from '../../../electron/engine/evidence/model';
 import { evaluate, factorsOn } from '../../../electron/eval/harness';
 import { resolveMethods } from '../../../electron/eval/methods';
-import { PAIR_DIM, PAIR_FEATURES, type SliceFeatures } from '../../../electron/model/featurizer';
+import { featureLayout, PAIR_FEATURES, type SliceFeatures } from '../../../electron/model/featurizer';
 import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
 import { loadEngine } from '../../../electron/runtime/setup';
 import { Store } from '../../../electron/store/store';
@@ -102,7 +102,7 @@ for (const dir of args) {
             if (side < 0 || sideOf(input, j) !== side || factors[i] === undefined || factors[j] === undefined) continue;
             const apart = mostLikelySlot(out.assignment, i) !== mostLikelySlot(out.assignment, j);
             if (lastRun && lastRun.features.K === K && input.prior.data[i * K + j] === 0) {
-              const ij = (i * K + j) * PAIR_DIM;
+              const ij = (i * K + j) * featureLayout(lastRun.features.version).pairDim;
               const shares = RESIDUAL.some((k) => (lastRun?.features.pairs[ij + k] as number) > 0);
               const key = `${shares ? 'share a residual word' : 'share nothing but the fact'}, ${factors[i] === factors[j] ? 'one factor' : 'two factors'}`;
               const x = sharing.get(key) ?? { pairs: 0, apart: 0, d: 0 };
