@@ -78,7 +78,7 @@ export type FeatureGroup = (typeof GROUPS)[number];
 
 type Named = readonly [name: string, group: FeatureGroup];
 
-/** Scalar memory features after the hashed text (which is group `text`), in order: versions 3 and 5 write these (featureLayout). */
+/** Scalar memory features after the hashed text (which is group `text`), in order: every version writes these, and version 6 one more (featureLayout). */
 export const MEMORY_SCALARS: readonly Named[] = [
   ['o (observed)', 'metadata'],
   ['r (agent reliability)', 'metadata'],
@@ -108,7 +108,7 @@ export const MEMORY_SCALARS: readonly Named[] = [
 /** Version 6's memory column, after version 5's. */
 export const AGENT_MEMORY_SCALARS: readonly Named[] = [["version 6 only: the agent's first share, the share of its statements in the store that came first (0.5 unknown)", 'metadata']];
 
-/** Pairwise features, symmetric in (i, j), in order: versions 3 and 5 write these (featureLayout). */
+/** Pairwise features, symmetric in (i, j), in order: every version writes these, and version 6 one more (featureLayout). */
 export const PAIR_FEATURES: readonly Named[] = [
   ['cosine of hashed texts', 'text'],
   ["content-word Jaccard (version 5: weighted by the store's inverse document frequency)", 'text'],
@@ -133,7 +133,6 @@ export const AGENT_PAIR_FEATURES: readonly Named[] = [["version 6 only: the late
 
 /** What one featurizer version writes: its memory scalars and pair features, in order, and the row widths. */
 export interface FeatureLayout {
-  version: FeaturizerVersion;
   memoryScalars: readonly Named[];
   pairFeatures: readonly Named[];
   /** Memory row width: TEXT_DIM hashed text, then the memory scalars. */
@@ -146,7 +145,7 @@ const LAYOUTS = new Map<FeaturizerVersion, FeatureLayout>(
     const agents = version === AGENT_FEATURIZER_VERSION;
     const memoryScalars = agents ? [...MEMORY_SCALARS, ...AGENT_MEMORY_SCALARS] : MEMORY_SCALARS;
     const pairFeatures = agents ? [...PAIR_FEATURES, ...AGENT_PAIR_FEATURES] : PAIR_FEATURES;
-    return [version, { version, memoryScalars, pairFeatures, memoryDim: TEXT_DIM + memoryScalars.length, pairDim: pairFeatures.length }];
+    return [version, { memoryScalars, pairFeatures, memoryDim: TEXT_DIM + memoryScalars.length, pairDim: pairFeatures.length }];
   }),
 );
 

@@ -123,14 +123,14 @@ export const DEFAULT_HYPER: Hyper = {
 export function inputSpecs(version: FeaturizerVersion = FEATURIZER_VERSION): InputSpec[] {
   const { memoryDim, pairDim } = featureLayout(version);
   return [
-  { name: 'memory_features', dims: ['K', memoryDim], meaning: "per memory: hashed text (TEXT_DIM) then the scalar features of the version's layout (MEMORY_SCALARS, and AGENT_MEMORY_SCALARS in version 6)" },
-  { name: 'query_features', dims: [1, TEXT_DIM], meaning: 'hashed query text' },
-  { name: 'pair_features', dims: ['K', 'K', pairDim], meaning: "symmetric pairwise cues (PAIR_FEATURES, and AGENT_PAIR_FEATURES in version 6)" },
-  { name: 'provenance_prior', dims: ['K', 'K'], meaning: 'b_ij: 1 where i and j are connected in the local provenance graph (diagonal 1)' },
-  { name: 'hypothesis_features', dims: ['L', TEXT_DIM], meaning: 'hashed text of each candidate hypothesis value' },
-  { name: 'support_features', dims: ['K', 'L', SUPPORT_DIM], meaning: 'f_ih: what memory i says of hypothesis h, by its claims and by its text (SUPPORT_FEATURES)' },
-  { name: 'evidence', dims: ['K', 1], meaning: 'e_i: 1 where memory i states something about the key (claims or text), 0 where it states nothing' },
-  { name: 'mu', dims: [], meaning: 'μ: provenance prior strength (Eq. 2); fixed, not learned; the value the model was trained with is in its metadata' },
+    { name: 'memory_features', dims: ['K', memoryDim], meaning: "per memory: hashed text (TEXT_DIM) then the scalar features of the version's layout (MEMORY_SCALARS, and AGENT_MEMORY_SCALARS in version 6)" },
+    { name: 'query_features', dims: [1, TEXT_DIM], meaning: 'hashed query text' },
+    { name: 'pair_features', dims: ['K', 'K', pairDim], meaning: 'symmetric pairwise cues (PAIR_FEATURES, and AGENT_PAIR_FEATURES in version 6)' },
+    { name: 'provenance_prior', dims: ['K', 'K'], meaning: 'b_ij: 1 where i and j are connected in the local provenance graph (diagonal 1)' },
+    { name: 'hypothesis_features', dims: ['L', TEXT_DIM], meaning: 'hashed text of each candidate hypothesis value' },
+    { name: 'support_features', dims: ['K', 'L', SUPPORT_DIM], meaning: 'f_ih: what memory i says of hypothesis h, by its claims and by its text (SUPPORT_FEATURES)' },
+    { name: 'evidence', dims: ['K', 1], meaning: 'e_i: 1 where memory i states something about the key (claims or text), 0 where it states nothing' },
+    { name: 'mu', dims: [], meaning: 'μ: provenance prior strength (Eq. 2); fixed, not learned; the value the model was trained with is in its metadata' },
   ];
 }
 

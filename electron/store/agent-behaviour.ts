@@ -72,7 +72,6 @@ export class AgentBehaviourReader {
   private readonly stampRow: Database.Statement<[], { r: number | null }>;
   private stamp: number | null | undefined = undefined;
   private byAgent: ReadonlyMap<string, number> = new Map();
-
   private readonly oneAgent: Database.Statement<[string], { n: number; firsts: number }>;
   private readonly agentMemories: Database.Statement<[string], { n: number }>;
 

@@ -7,8 +7,8 @@
 // share a slot"). The refit minimises L_a (mean binary cross-entropy against "same ground-truth factor")
 // over the training pairs of the slices the engine sees first (the initial slices and their text-only
 // copies; the corr / ind variants append copies and so skew the share of copies), with a ridge pull towards
-// Adam's values, to convergence by damped Newton steps on the full batch: P + 2 unknowns (P pair features), so each
-// step is one pass over the pairs and an 18 × 18 solve, and a dozen steps reach the minimum that thousands
+// Adam's values, to convergence by damped Newton steps on the full batch: P + 2 unknowns (P pair features),
+// so each step is one pass over the pairs and an 18 × 18 solve (19 × 19 in version 6), and a dozen steps reach the minimum that thousands
 // of first-order steps approached (full-batch Adam did this before: about a minute for the shipped model).
 // Pairs joined by recorded provenance are left out: the fixed λ μ b_ij term decides
 // them. The scale a is fitted as e^s (so it stays positive) and folded into affinity.W (× √a).

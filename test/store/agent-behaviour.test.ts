@@ -80,7 +80,7 @@ describe("an agent's first share over the store", () => {
     }
   });
 
-  it("counts one agent's statements, its firsts and denials as the whole-store pass does", () => {
+  it("counts one agent's memories, dated statements and firsts: a claim-free memory is a memory only, an appended copy neither", () => {
     const s = openTempStore();
     seed(s, { implicitAgents: ['o', 'r', 'x'], memories: world() });
     seed(s, { memories: [mem('o-note', 'Nothing to report today.', { agent: 'o', time: 50 }), mem('o-copy', 'Copy.', { agent: 'o', time: 1, pool: 'corr', claims: [{ subject: 'Town 0', attribute: 'mayor', value: 'Person 0' }] })] });
