@@ -5,10 +5,13 @@
 
 import { api } from '../api/client';
 import { FIRST_SHARE_EXPLAINED, firstShareText } from './agentText';
+import { useSession } from './session';
 import { useFetch } from './useFetch';
 
 export function AgentBehaviour({ agent }: { agent: string }) {
-  const fetched = useFetch(`agent:${agent}`, () => api.agent({ id: agent }));
+  // Read again when the store changes (an import, another store with an agent of the same id).
+  const revision = useSession((s) => s.revision);
+  const fetched = useFetch(`agent:${agent}:${revision}`, () => api.agent({ id: agent }));
   if (fetched.error) return <span className="error-text">{(fetched.error as Error).message}</span>;
   if (!fetched.data) return <span className="muted">reading the store…</span>;
   return (
