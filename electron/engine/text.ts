@@ -1,23 +1,9 @@
-// Tokens, FTS5 match expressions and near-duplicate similarity: the text handling the engine, the
-// baselines and the simulator share.
+// FTS5 match expressions and near-duplicate similarity: the text handling the engine, the baselines and
+// the simulator share (the tokens themselves are shared/words.ts, which the store reads too).
 
-const STOPWORDS = new Set(
-  (
-    'a an and are as at be been being but by did do does for from had has have how i in into is it its ' +
-    'me my now of on or our so than that the their them then there these they this those to was we were ' +
-    'what when where which who whom why will with you your current currently right today'
-  ).split(' '),
-);
+import { contentWords } from '../../shared/words';
 
-/** Lower-cased word tokens (letters and digits), in order, duplicates kept. */
-export function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-}
-
-/** Content words: tokens that are not stopwords, de-duplicated in first-seen order. */
-export function contentWords(text: string): string[] {
-  return [...new Set(words(text).filter((w) => !STOPWORDS.has(w)))];
-}
+export { contentWords, words } from '../../shared/words';
 
 /** An FTS5 expression matching any of the terms (each quoted, so no term is read as an operator). */
 export function anyOf(terms: readonly string[]): string {

@@ -9,8 +9,13 @@
 // subjects, attributes and values are compared case-folded (SQLite's lower(), ASCII). The corr / ind pools
 // (the evaluation's appended variants) do not count, so appending them to a slice changes nothing here.
 // An agent with fewer than AGENT_MIN_STATEMENTS such statements has no share: too little to say.
+//
+// A store without claims (most memories real agents write carry none; `eval --claims none`) still says
+// who writes first through its texts: an agent without enough statements is read by its text first share
+// (text-repeats.ts), the share of its dated memories that repeat no earlier text, with the same minimum.
 
 import type Database from 'better-sqlite3';
+import { type TextFirsts, textFirsts } from './text-repeats';
 
 /** Below this many time-stamped statements an agent's first share is unknown. */
 export const AGENT_MIN_STATEMENTS = 10;
@@ -19,9 +24,12 @@ export const AGENT_MIN_STATEMENTS = 10;
 export interface AgentBehaviour {
   /**
    * The share of the agent's statements that are the earliest statement of their value on their key in
-   * the store (ties all count as first), in [0, 1]; undefined below AGENT_MIN_STATEMENTS.
+   * the store (ties all count as first), in [0, 1]; for an agent below AGENT_MIN_STATEMENTS statements, its
+   * text first share; undefined where neither reaches the minimum.
    */
   firstShare(agent: string): number | undefined;
+  /** The text first share alone: what the same store without its claims would say of the agent. */
+  textFirstShare(agent: string): number | undefined;
 }
 
 const FIRST_SHARES_SQL = `
@@ -43,8 +51,14 @@ export interface AgentStatements {
   statements: number;
   /** Of those, the earliest statement of their value on their key (ties count as first). */
   firsts: number;
-  /** firsts / statements, undefined below AGENT_MIN_STATEMENTS: what featurizer version 6 reads. */
+  /** firsts / statements, undefined below AGENT_MIN_STATEMENTS. */
   firstShare: number | undefined;
+  /** Base-pool memories with a time, read by their text (text-repeats.ts). */
+  datedMemories: number;
+  /** Of those, the ones that repeat no earlier text. */
+  textFirsts: number;
+  /** textFirsts / datedMemories, undefined below AGENT_MIN_STATEMENTS. */
+  textFirstShare: number | undefined;
 }
 
 // The same statistic for one agent, through the agent and claim-key indexes instead of a pass over every
@@ -74,19 +88,32 @@ export class AgentBehaviourReader {
   private byAgent: ReadonlyMap<string, number> = new Map();
   private readonly oneAgent: Database.Statement<[string], { n: number; firsts: number }>;
   private readonly agentMemories: Database.Statement<[string], { n: number }>;
+  private readonly datedTexts: Database.Statement<[], { agent: string; time: number; text: string }>;
+  private textStamp: number | null | undefined = undefined;
+  private textByAgent: ReadonlyMap<string, TextFirsts> = new Map();
 
   constructor(db: Database.Database) {
     this.shares = db.prepare(FIRST_SHARES_SQL);
     this.stampRow = db.prepare('SELECT max(rowid) AS r FROM memories');
     this.oneAgent = db.prepare(ONE_AGENT_SQL);
     this.agentMemories = db.prepare("SELECT COUNT(*) AS n FROM memories WHERE agent = ? AND (pool IS NULL OR pool = 'base')");
+    this.datedTexts = db.prepare("SELECT agent, time, text FROM memories WHERE time IS NOT NULL AND (pool IS NULL OR pool = 'base')");
   }
 
   /** One agent's statements, read now (an agent the store does not know has none). */
   statementsOf(agent: string): AgentStatements {
     const { n, firsts } = this.oneAgent.get(agent) as { n: number; firsts: number };
     const memories = (this.agentMemories.get(agent) as { n: number }).n;
-    return { memories, statements: n, firsts, firstShare: n >= AGENT_MIN_STATEMENTS ? firsts / n : undefined };
+    const text = this.texts().get(agent) ?? { memories: 0, firsts: 0 };
+    return {
+      memories,
+      statements: n,
+      firsts,
+      firstShare: n >= AGENT_MIN_STATEMENTS ? firsts / n : undefined,
+      datedMemories: text.memories,
+      textFirsts: text.firsts,
+      textFirstShare: textShare(text),
+    };
   }
 
   /**
@@ -95,7 +122,9 @@ export class AgentBehaviourReader {
    */
   snapshot(): AgentBehaviour {
     let shares: ReadonlyMap<string, number> | null = null;
-    return { firstShare: (agent) => (shares ??= this.current()).get(agent) };
+    let texts: ReadonlyMap<string, TextFirsts> | null = null;
+    const textFirstShare = (agent: string) => textShare((texts ??= this.texts()).get(agent));
+    return { firstShare: (agent) => (shares ??= this.current()).get(agent) ?? textFirstShare(agent), textFirstShare };
   }
 
   /** Every agent with a share, as of now. */
@@ -107,4 +136,18 @@ export class AgentBehaviourReader {
     }
     return this.byAgent;
   }
+
+  /** Every agent's dated memories and text firsts, as of now (the pass runs again only after a change). */
+  texts(): ReadonlyMap<string, TextFirsts> {
+    const { r } = this.stampRow.get() as { r: number | null };
+    if (r !== this.textStamp) {
+      this.textStamp = r;
+      this.textByAgent = textFirsts(this.datedTexts.all());
+    }
+    return this.textByAgent;
+  }
+}
+
+function textShare(t: TextFirsts | undefined): number | undefined {
+  return t !== undefined && t.memories >= AGENT_MIN_STATEMENTS ? t.firsts / t.memories : undefined;
 }

@@ -245,10 +245,11 @@ export function makeExample(
   if (slice.length === 0) return null;
   const ids = slice.map((m) => m.id);
   const built = buildSliceInput(query, slice, source.edgesAmong(ids), slots, source, observed);
-  // A text-only store holds no claims, so it says nothing of any agent's behaviour (`eval --claims none`
-  // reads every agent's first share as unknown): the text-only copies are read the same way.
-  const { agents, ...withoutAgents } = built;
-  const input = origin === 'text' || origin === 'text-corr' ? withoutAgents : built;
+  // A text-only store holds no claims, so it says of each agent's behaviour only what its texts say (the
+  // text first share; `eval --claims none` reads the store that way): the text-only copies are read so too.
+  const { agents } = built;
+  const textOnly = origin === 'text' || origin === 'text-corr';
+  const input = textOnly && agents ? { ...built, agents: { firstShare: agents.textFirstShare, textFirstShare: agents.textFirstShare } } : built;
   if (input.hypotheses.length === 0) return null;
   const K = slice.length;
   const L = input.hypotheses.length;

@@ -1,5 +1,6 @@
 // An agent's behaviour over the store (electron/store/agent-behaviour.ts): the share of its statements
-// that came first, on a real SQLite file.
+// that came first, and where it has none the share of its texts that repeat nothing earlier
+// (electron/store/text-repeats.ts), on a real SQLite file.
 import { describe, expect, it } from 'vitest';
 import type { MemoryRecord } from '../../electron/store/bundleRows';
 import { AGENT_MIN_STATEMENTS } from '../../electron/store/agent-behaviour';
@@ -13,7 +14,7 @@ function world(): MemoryRecord[] {
     out.push(mem(`o${k}`, `The mayor of Town ${k} is Person ${k}.`, { agent: 'o', time: 10 + k, claims: [claim] }));
     out.push(mem(`r${k}`, `Heard the mayor of Town ${k} is Person ${k}.`, { agent: 'r', time: 20 + k, claims: [{ ...claim, value: `person ${k}` }] }));
   }
-  for (let k = 0; k < 3; k++) out.push(mem(`x${k}`, `Village ${k} has Other ${k} as mayor.`, { agent: 'x', time: 5, claims: [{ subject: `Village ${k}`, attribute: 'mayor', value: `Other ${k}` }] }));
+  for (let k = 100; k < 103; k++) out.push(mem(`x${k}`, `Village ${k} has Other ${k} as mayor.`, { agent: 'x', time: 5, claims: [{ subject: `Village ${k}`, attribute: 'mayor', value: `Other ${k}` }] }));
   return out;
 }
 
@@ -24,6 +25,25 @@ describe("an agent's first share over the store", () => {
     expect(Object.fromEntries(s.agentFirstShares())).toEqual({ o: 1, r: 0 });
     const b = s.agentBehaviour();
     expect([b.firstShare('o'), b.firstShare('r'), b.firstShare('x'), b.firstShare('nobody')]).toEqual([1, 0, undefined, undefined]);
+  });
+
+  it('reads a store without claims by its texts: the agent that repeats earlier texts in other words is never first', () => {
+    const s = openTempStore();
+    seed(s, { implicitAgents: ['o', 'r', 'x'], memories: world().map(({ claims: _, ...m }) => m) });
+    expect(s.agentFirstShares().size).toBe(0);
+    const b = s.agentBehaviour();
+    expect([b.firstShare('o'), b.firstShare('r'), b.firstShare('x')]).toEqual([1, 0, undefined]);
+    expect([b.textFirstShare('o'), b.textFirstShare('r')]).toEqual([1, 0]);
+  });
+
+  it('prefers the claims where an agent has enough of them, and its text where it has too few', () => {
+    const s = openTempStore();
+    // r now repeats o's values as statements of its own, the text saying something else each time.
+    const memories = world().map((m) => (m.agent === 'r' ? { ...m, text: `Note ${m.id}.` } : m));
+    seed(s, { implicitAgents: ['o', 'r', 'x'], memories });
+    const b = s.agentBehaviour();
+    expect(b.textFirstShare('r')).toBe(1);
+    expect(b.firstShare('r')).toBe(0);
   });
 
   it('counts neither the evaluation pools, nor denials, nor statements without a time', () => {
@@ -74,7 +94,12 @@ describe("an agent's first share over the store", () => {
       const values = [...shares.values()];
       expect(Math.min(...values)).toBeLessThan(0.2);
       expect(Math.max(...values)).toBeGreaterThan(0.4);
-      expect(store.agentStatements('nobody')).toEqual({ memories: 0, statements: 0, firsts: 0, firstShare: undefined });
+      // Read from the texts alone, the agents the claims put last come last there too (text-repeats.ts).
+      const byClaims = [...shares].sort((a, b) => a[1] - b[1]).map(([a]) => store.agentStatements(a).textFirstShare as number);
+      const half = Math.floor(byClaims.length / 2);
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      expect(mean(byClaims.slice(0, half))).toBeLessThan(mean(byClaims.slice(-half)) - 0.2);
+      expect(store.agentStatements('nobody')).toEqual({ memories: 0, statements: 0, firsts: 0, firstShare: undefined, datedMemories: 0, textFirsts: 0, textFirstShare: undefined });
     } finally {
       store.close();
     }
@@ -85,8 +110,10 @@ describe("an agent's first share over the store", () => {
     seed(s, { implicitAgents: ['o', 'r', 'x'], memories: world() });
     seed(s, { memories: [mem('o-note', 'Nothing to report today.', { agent: 'o', time: 50 }), mem('o-copy', 'Copy.', { agent: 'o', time: 1, pool: 'corr', claims: [{ subject: 'Town 0', attribute: 'mayor', value: 'Person 0' }] })] });
     // A memory without claims counts as a memory and not as a statement; an appended copy as neither.
-    expect(s.agentStatements('o')).toEqual({ memories: AGENT_MIN_STATEMENTS + 1, statements: AGENT_MIN_STATEMENTS, firsts: AGENT_MIN_STATEMENTS, firstShare: 1 });
-    expect(s.agentStatements('r')).toEqual({ memories: AGENT_MIN_STATEMENTS, statements: AGENT_MIN_STATEMENTS, firsts: 0, firstShare: 0 });
-    expect(s.agentStatements('x')).toEqual({ memories: 3, statements: 3, firsts: 3, firstShare: undefined });
+    // Its texts: the note is dated and first to say what it says; the copy is in another pool.
+    const text = { datedMemories: AGENT_MIN_STATEMENTS + 1, textFirsts: AGENT_MIN_STATEMENTS + 1, textFirstShare: 1 };
+    expect(s.agentStatements('o')).toEqual({ memories: AGENT_MIN_STATEMENTS + 1, statements: AGENT_MIN_STATEMENTS, firsts: AGENT_MIN_STATEMENTS, firstShare: 1, ...text });
+    expect(s.agentStatements('r')).toEqual({ memories: AGENT_MIN_STATEMENTS, statements: AGENT_MIN_STATEMENTS, firsts: 0, firstShare: 0, datedMemories: AGENT_MIN_STATEMENTS, textFirsts: 0, textFirstShare: 0 });
+    expect(s.agentStatements('x')).toEqual({ memories: 3, statements: 3, firsts: 3, firstShare: undefined, datedMemories: 3, textFirsts: 3, textFirstShare: undefined });
   });
 });

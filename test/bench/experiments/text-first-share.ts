@@ -1,0 +1,100 @@
+// Experiment (not part of the suite or the app): can a store without structured claims say which agents
+// copy? Featurizer version 6 reads each agent's first share from its claims (electron/store/agent-behaviour.ts);
+// a text-only store has none, so every agent reads as unknown there. This reads the same statistic from
+// text alone, as electron/store/text-repeats.ts reads it: a memory repeats an earlier one when an earlier
+// memory's text holds most of its rare words (weighted by inverse document frequency), and an agent's text
+// first share is the share of its memories (chatter aside) whose repeat is below θ. It prints, per
+// bundle and θ, how well the text share separates the simulator's derivations (original against copy,
+// paraphrase, summary: the bundle's `derivation`, read for scoring only) per memory and per agent (ROC AUC),
+// beside the claim share, and how closely the two shares agree per agent (Pearson r).
+//   npx tsx test/bench/experiments/text-first-share.ts [--theta 0.3,0.4,0.5,0.6] BUNDLE_DIR...
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { importBundle } from '../../../electron/bundle/import';
+import { Store } from '../../../electron/store/store';
+import { repeats } from '../../../electron/store/text-repeats';
+
+const { values, positionals: args } = parseArgs({ options: { theta: { type: 'string', default: '0.3,0.4,0.5,0.6' } }, allowPositionals: true });
+const thetas = values.theta.split(',').map(Number);
+
+interface Row {
+  id: string;
+  agent: string;
+  text: string;
+  time?: number;
+  claims?: unknown[];
+  derivation?: string;
+}
+
+function auc(pos: readonly number[], neg: readonly number[]): number {
+  let s = 0;
+  for (const p of pos) for (const n of neg) s += p > n ? 1 : p === n ? 0.5 : 0;
+  return pos.length && neg.length ? s / (pos.length * neg.length) : NaN;
+}
+
+function pearson(xs: readonly number[], ys: readonly number[]): number {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += ((xs[i] as number) - mx) * ((ys[i] as number) - my);
+    sxx += ((xs[i] as number) - mx) ** 2;
+    syy += ((ys[i] as number) - my) ** 2;
+  }
+  return sxy / Math.sqrt(sxx * syy);
+}
+
+for (const dir of args) {
+  const rows = readFileSync(join(dir, 'memories.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Row);
+  const store = Store.open(':memory:');
+  importBundle(store, dir);
+  const claimShare = store.agentFirstShares();
+  store.close();
+
+  const N = rows.length;
+  const dated = rows.flatMap((r, i) => (r.time === undefined ? [] : [{ i, agent: r.agent, time: r.time, text: r.text }]));
+  const rep = repeats(dated);
+  const repeat = rows.map(() => NaN);
+  dated.forEach(({ i }, k) => (repeat[i] = rep[k] as number));
+
+  const derived = (r: Row) => r.derivation === 'copy' || r.derivation === 'paraphrase' || r.derivation === 'summary';
+  const scored = rows.map((r, i) => ({ r, rep: repeat[i] as number })).filter(({ r, rep }) => r.derivation !== undefined && r.derivation !== 'chatter' && !Number.isNaN(rep));
+  const memAucRepeat = auc(scored.filter(({ r }) => derived(r)).map(({ rep }) => rep), scored.filter(({ r }) => !derived(r)).map(({ rep }) => rep));
+  const byAgent = new Map<string, { d: number; n: number; reps: number[] }>();
+  for (const { r, rep } of scored) {
+    const t = byAgent.get(r.agent) ?? { d: 0, n: 0, reps: [] };
+    t.n++;
+    if (derived(r)) t.d++;
+    t.reps.push(rep);
+    byAgent.set(r.agent, t);
+  }
+  const agents = [...byAgent].filter(([, t]) => t.n >= 10);
+  const isCopier = (t: { d: number; n: number }) => t.d / t.n >= 0.5;
+  const claimAuc = auc(
+    agents.filter(([, t]) => isCopier(t)).map(([a]) => 1 - (claimShare.get(a) ?? 1)),
+    agents.filter(([, t]) => !isCopier(t)).map(([a]) => 1 - (claimShare.get(a) ?? 1)),
+  );
+  const derivedShare = agents.map(([, t]) => t.d / t.n);
+  const out: string[] = [];
+  for (const theta of thetas) {
+    const share = new Map(agents.map(([a, t]) => [a, t.reps.filter((x) => x < theta).length / t.reps.length]));
+    const agentAuc = auc(
+      agents.filter(([, t]) => isCopier(t)).map(([a]) => 1 - (share.get(a) as number)),
+      agents.filter(([, t]) => !isCopier(t)).map(([a]) => 1 - (share.get(a) as number)),
+    );
+    const withClaim = agents.filter(([a]) => claimShare.has(a));
+    const r = withClaim.length > 2 ? pearson(withClaim.map(([a]) => share.get(a) as number), withClaim.map(([a]) => claimShare.get(a) as number)) : NaN;
+    const rd = pearson(agents.map(([a]) => share.get(a) as number), derivedShare);
+    out.push(`θ ${theta}: agent AUC ${agentAuc.toFixed(3)}, r(text, claim share) ${r.toFixed(2)}, r(text share, derived share) ${rd.toFixed(2)}`);
+  }
+  const copiers = agents.filter(([, t]) => isCopier(t)).length;
+  console.log(`${dir.split('/').pop()}: ${N} memories, ${agents.length} agents (${copiers} mostly derived); repeat per memory AUC ${memAucRepeat.toFixed(3)}; claim share agent AUC ${claimAuc.toFixed(3)}`);
+  for (const line of out) console.log(`  ${line}`);
+}
