@@ -331,7 +331,9 @@ export interface LabelEffect {
  * One agent as the store knows it (api.agent): its name and reliability where the bundle gives them, and its
  * behaviour over the store, which featurizer version 6 reads: of its dated statements (base-pool claims
  * asserting a value), how many were the first of their value on their key. An agent that only copies,
- * relays or summarises is never first, whatever its memories' metadata says.
+ * relays or summarises is never first, whatever its memories' metadata says. Where it has too few
+ * statements (a store without claims), the model reads its texts instead: of its dated memories, how many
+ * repeat no earlier text (electron/store/text-repeats.ts).
  */
 export interface AgentView {
   id: string;
@@ -343,6 +345,12 @@ export interface AgentView {
   firsts: number;
   /** firsts / statements; absent below minStatements (too little to say). */
   firstShare?: number;
+  /** Base-pool memories with a time, read by their text. */
+  datedMemories: number;
+  /** Of those, the ones whose text repeats no earlier memory's. */
+  textFirsts: number;
+  /** textFirsts / datedMemories; absent below minStatements. */
+  textFirstShare?: number;
   minStatements: number;
 }
 

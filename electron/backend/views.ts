@@ -90,9 +90,21 @@ export function memoryView(store: Store, id: string): MemoryView {
 
 export function agentView(store: Store, id: string): AgentView {
   const agent = store.agent(id);
-  const { memories, statements, firsts, firstShare } = store.agentStatements(id);
+  const { memories, statements, firsts, firstShare, datedMemories, textFirsts, textFirstShare } = store.agentStatements(id);
   if (!agent && memories === 0) throw new Error(`no agent "${id}" in this store`);
-  return { id, name: agent?.name, reliability: agent?.reliability, memories, statements, firsts, ...(firstShare !== undefined ? { firstShare } : {}), minStatements: AGENT_MIN_STATEMENTS };
+  return {
+    id,
+    name: agent?.name,
+    reliability: agent?.reliability,
+    memories,
+    statements,
+    firsts,
+    ...(firstShare !== undefined ? { firstShare } : {}),
+    datedMemories,
+    textFirsts,
+    ...(textFirstShare !== undefined ? { textFirstShare } : {}),
+    minStatements: AGENT_MIN_STATEMENTS,
+  };
 }
 
 export function episodeView(store: Store, id: number): EpisodeView {

@@ -41,61 +41,73 @@ export interface TextFirsts {
   firsts: number;
 }
 
-/** Each memory's repeat (see above), in the order given. */
-export function repeats(rows: readonly DatedText[]): Float64Array {
+/**
+ * Whether each memory repeats an earlier one (repeat at or above theta), in the order given.
+ *
+ * A similarity join with prefix filtering: a memory's words are taken rarest first, and only the postings of
+ * the shortest prefix whose weight exceeds (1 − theta) of the memory's are read, since an earlier memory
+ * holding none of that prefix shares less than theta of the weight. Names are rare, so the prefix is a word
+ * or two with short postings; the scan of a memory stops at the first earlier text it repeats.
+ */
+export function repeatsEarlier(rows: readonly DatedText[], theta = REPEAT_THETA): Uint8Array {
   const n = rows.length;
-  const bags = rows.map((r) => contentWords(r.text));
-  const df = new Map<string, number>();
-  for (const bag of bags) for (const w of bag) df.set(w, (df.get(w) ?? 0) + 1);
-  const idf = (w: string) => Math.log(n / (df.get(w) as number));
+  const ids = new Map<string, number>();
+  const bags = rows.map((r) => Int32Array.from(contentWords(r.text), (w) => ids.get(w) ?? (ids.set(w, ids.size), ids.size - 1)));
+  const df = new Int32Array(ids.size);
+  for (const bag of bags) for (const w of bag) df[w] = (df[w] as number) + 1;
+  const idf = Float64Array.from(df, (d) => Math.log(n / d));
   const rareMax = Math.min(RARE_MAX_POSTINGS, Math.max(RARE_MIN_POSTINGS, RARE_MAX_SHARE * n));
   // Postings of the rare words, earliest first, so that a memory reads only the prefix dated before it.
-  const postings = new Map<string, number[]>();
-  bags.forEach((bag, i) => {
-    for (const w of bag) {
-      if ((df.get(w) as number) > rareMax) continue;
-      let list = postings.get(w);
-      if (!list) postings.set(w, (list = []));
-      list.push(i);
-    }
-  });
-  for (const list of postings.values()) list.sort((a, b) => (rows[a] as DatedText).time - (rows[b] as DatedText).time);
-  const sets = bags.map((bag) => new Set(bag));
-  const out = new Float64Array(n);
-  const seen = new Set<number>();
+  const postings: Int32Array[] = [];
+  {
+    const lists = new Map<number, number[]>();
+    bags.forEach((bag, i) => {
+      for (const w of bag) if ((df[w] as number) <= rareMax) (lists.get(w) ?? (lists.set(w, []), lists.get(w) as number[])).push(i);
+    });
+    for (const [w, list] of lists) postings[w] = Int32Array.from(list.sort((a, b) => (rows[a] as DatedText).time - (rows[b] as DatedText).time));
+  }
+  const weightOf = new Float64Array(ids.size); // the current memory's words' weights, 0 elsewhere
+  const seen = new Int32Array(n).fill(-1); // the memory whose scan last read each candidate
+  const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const bag = bags[i] as string[];
+    const bag = bags[i] as Int32Array;
     const t = (rows[i] as DatedText).time;
-    const weights = bag.map(idf);
-    const total = weights.reduce((s, x) => s + x, 0);
+    let total = 0;
+    for (const w of bag) total += idf[w] as number;
     if (total === 0) continue;
-    seen.clear();
-    let best = 0;
-    for (const w of bag) {
-      for (const j of postings.get(w) ?? []) {
+    for (const w of bag) weightOf[w] = idf[w] as number;
+    const need = theta * total;
+    const rarest = [...bag].filter((w) => postings[w] !== undefined).sort((a, b) => (idf[b] as number) - (idf[a] as number));
+    let prefixWeight = 0;
+    scan: for (const w of rarest) {
+      for (const j of postings[w] as Int32Array) {
         if ((rows[j] as DatedText).time >= t) break;
-        if (seen.has(j)) continue;
-        seen.add(j);
-        const held = sets[j] as Set<string>;
+        if (seen[j] === i) continue;
+        seen[j] = i;
         let shared = 0;
-        for (let k = 0; k < bag.length; k++) if (held.has(bag[k] as string)) shared += weights[k] as number;
-        if (shared > best) best = shared;
+        for (const v of bags[j] as Int32Array) shared += weightOf[v] as number;
+        if (shared >= need) {
+          out[i] = 1;
+          break scan;
+        }
       }
+      prefixWeight += idf[w] as number;
+      if (prefixWeight > total - need) break;
     }
-    out[i] = best / total;
+    for (const w of bag) weightOf[w] = 0;
   }
   return out;
 }
 
 /** Per agent, its dated memories and how many repeat nothing earlier (repeat below REPEAT_THETA). */
 export function textFirsts(rows: readonly DatedText[]): Map<string, TextFirsts> {
-  const rep = repeats(rows);
+  const rep = repeatsEarlier(rows);
   const out = new Map<string, TextFirsts>();
   rows.forEach((r, i) => {
     let t = out.get(r.agent);
     if (!t) out.set(r.agent, (t = { memories: 0, firsts: 0 }));
     t.memories++;
-    if ((rep[i] as number) < REPEAT_THETA) t.firsts++;
+    if (rep[i] === 0) t.firsts++;
   });
   return out;
 }

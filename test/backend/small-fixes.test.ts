@@ -100,6 +100,9 @@ describe("an agent's behaviour over the store", () => {
       const firsts = own.filter((st) => st.time <= (earliest.get(st.key) as number)).length;
       const view = await ok('agent', { id });
       expect([view.memories, view.statements, view.firsts], id).toEqual([base.filter((m) => m.agent === id).length, own.length, firsts]);
+      // Its texts are read over its dated memories (text-repeats.ts): every one is counted, no more.
+      expect(view.datedMemories, id).toBe(base.filter((m) => m.agent === id && m.time !== null).length);
+      expect(view.textFirsts, id).toBeLessThanOrEqual(view.datedMemories);
       if (own.length >= view.minStatements) {
         expect(view.firstShare, id).toBeCloseTo(firsts / own.length, 12);
         withShare++;

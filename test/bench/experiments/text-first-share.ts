@@ -4,7 +4,7 @@
 // text alone, as electron/store/text-repeats.ts reads it: a memory repeats an earlier one when an earlier
 // memory's text holds most of its rare words (weighted by inverse document frequency), and an agent's text
 // first share is the share of its memories (chatter aside) whose repeat is below θ. It prints, per
-// bundle and θ, how well the text share separates the simulator's derivations (original against copy,
+// bundle and θ, the share of derived and original memories read as repeats, how well the text share separates the simulator's derivations (original against copy,
 // paraphrase, summary: the bundle's `derivation`, read for scoring only) per memory and per agent (ROC AUC),
 // beside the claim share, and how closely the two shares agree per agent (Pearson r).
 //   npx tsx test/bench/experiments/text-first-share.ts [--theta 0.3,0.4,0.5,0.6] BUNDLE_DIR...
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { importBundle } from '../../../electron/bundle/import';
 import { Store } from '../../../electron/store/store';
-import { repeats } from '../../../electron/store/text-repeats';
+import { repeatsEarlier } from '../../../electron/store/text-repeats';
 
 const { values, positionals: args } = parseArgs({ options: { theta: { type: 'string', default: '0.3,0.4,0.5,0.6' } }, allowPositionals: true });
 const thetas = values.theta.split(',').map(Number);
@@ -59,20 +59,15 @@ for (const dir of args) {
   store.close();
 
   const N = rows.length;
-  const dated = rows.flatMap((r, i) => (r.time === undefined ? [] : [{ i, agent: r.agent, time: r.time, text: r.text }]));
-  const rep = repeats(dated);
-  const repeat = rows.map(() => NaN);
-  dated.forEach(({ i }, k) => (repeat[i] = rep[k] as number));
-
+  const dated = rows.filter((r): r is Row & { time: number } => r.time !== undefined);
   const derived = (r: Row) => r.derivation === 'copy' || r.derivation === 'paraphrase' || r.derivation === 'summary';
-  const scored = rows.map((r, i) => ({ r, rep: repeat[i] as number })).filter(({ r, rep }) => r.derivation !== undefined && r.derivation !== 'chatter' && !Number.isNaN(rep));
-  const memAucRepeat = auc(scored.filter(({ r }) => derived(r)).map(({ rep }) => rep), scored.filter(({ r }) => !derived(r)).map(({ rep }) => rep));
-  const byAgent = new Map<string, { d: number; n: number; reps: number[] }>();
-  for (const { r, rep } of scored) {
-    const t = byAgent.get(r.agent) ?? { d: 0, n: 0, reps: [] };
+  // Agents as the simulator made them: mostly deriving, or mostly observing (chatter aside).
+  const byAgent = new Map<string, { d: number; n: number }>();
+  for (const r of dated) {
+    if (r.derivation === undefined || r.derivation === 'chatter') continue;
+    const t = byAgent.get(r.agent) ?? { d: 0, n: 0 };
     t.n++;
     if (derived(r)) t.d++;
-    t.reps.push(rep);
     byAgent.set(r.agent, t);
   }
   const agents = [...byAgent].filter(([, t]) => t.n >= 10);
@@ -84,7 +79,20 @@ for (const dir of args) {
   const derivedShare = agents.map(([, t]) => t.d / t.n);
   const out: string[] = [];
   for (const theta of thetas) {
-    const share = new Map(agents.map(([a, t]) => [a, t.reps.filter((x) => x < theta).length / t.reps.length]));
+    // Every dated memory counts, chatter included, as the store counts them.
+    const flags = repeatsEarlier(dated, theta);
+    const counts = new Map<string, [firsts: number, all: number]>();
+    dated.forEach((r, k) => {
+      const c = counts.get(r.agent) ?? [0, 0];
+      c[1]++;
+      if (flags[k] === 0) c[0]++;
+      counts.set(r.agent, c);
+    });
+    const share = new Map(agents.map(([a]) => [a, (counts.get(a) as [number, number])[0] / (counts.get(a) as [number, number])[1]]));
+    const flagged = (pick: (r: Row) => boolean) => {
+      const ks = dated.flatMap((r, k) => (r.derivation !== undefined && r.derivation !== 'chatter' && pick(r) ? [k] : []));
+      return ks.filter((k) => flags[k] === 1).length / ks.length;
+    };
     const agentAuc = auc(
       agents.filter(([, t]) => isCopier(t)).map(([a]) => 1 - (share.get(a) as number)),
       agents.filter(([, t]) => !isCopier(t)).map(([a]) => 1 - (share.get(a) as number)),
@@ -92,9 +100,10 @@ for (const dir of args) {
     const withClaim = agents.filter(([a]) => claimShare.has(a));
     const r = withClaim.length > 2 ? pearson(withClaim.map(([a]) => share.get(a) as number), withClaim.map(([a]) => claimShare.get(a) as number)) : NaN;
     const rd = pearson(agents.map(([a]) => share.get(a) as number), derivedShare);
-    out.push(`θ ${theta}: agent AUC ${agentAuc.toFixed(3)}, r(text, claim share) ${r.toFixed(2)}, r(text share, derived share) ${rd.toFixed(2)}`);
+    const perMemory = `repeats: ${(100 * flagged(derived)).toFixed(0)}% of derived memories, ${(100 * flagged((x) => !derived(x))).toFixed(0)}% of originals`;
+    out.push(`θ ${theta}: ${perMemory}; agent AUC ${agentAuc.toFixed(3)}, r(text, claim share) ${r.toFixed(2)}, r(text share, derived share) ${rd.toFixed(2)}`);
   }
   const copiers = agents.filter(([, t]) => isCopier(t)).length;
-  console.log(`${dir.split('/').pop()}: ${N} memories, ${agents.length} agents (${copiers} mostly derived); repeat per memory AUC ${memAucRepeat.toFixed(3)}; claim share agent AUC ${claimAuc.toFixed(3)}`);
+  console.log(`${dir.split('/').pop()}: ${N} memories, ${agents.length} agents (${copiers} mostly derived); claim share agent AUC ${claimAuc.toFixed(3)}`);
   for (const line of out) console.log(`  ${line}`);
 }
