@@ -115,6 +115,17 @@ async function main(): Promise<void> {
     const r = summary(retrieveMs);
     results.retrieval_ms = { store_memories: imported.memories, k: setup.config.k, p50: round(r.p50), p99: round(r.p99), mean: round(r.mean), n: r.n };
 
+    // What featurizer version 6 reads of the agents, once per change of the store: the claim pass, and the
+    // text pass it falls back to for agents with too few statements (electron/store/agent-behaviour.ts).
+    log('agent behaviour on the 100k store: the claim pass and the text pass');
+    t = performance.now();
+    store.agentFirstShares();
+    const claimsS = (performance.now() - t) / 1000;
+    t = performance.now();
+    store.agentBehaviour().textFirstShare('');
+    const textS = (performance.now() - t) / 1000;
+    results.agent_behaviour = { store_memories: imported.memories, claims_pass_s: round(claimsS), text_pass_s: round(textS) };
+
     const slices = queries.map((q) => ({ q, slice: initialSlice(store, q, setup.config.k) }));
     log('arbitration per slice and per episode: the heuristic provider, then the shipped model');
     const model = await loadEngine();
