@@ -345,12 +345,11 @@ export interface AgentView {
   firsts: number;
   /** firsts / statements; absent below minStatements (too little to say). */
   firstShare?: number;
-  /** Base-pool memories with a time, read by their text. */
-  datedMemories: number;
-  /** Of those, the ones whose text repeats no earlier memory's. */
-  textFirsts: number;
-  /** textFirsts / datedMemories; absent below minStatements. */
-  textFirstShare?: number;
+  /**
+   * Only where firstShare is absent: its base-pool memories with a time, how many of them repeat no earlier
+   * memory's text, and their share (absent below minStatements).
+   */
+  text?: { memories: number; firsts: number; share?: number };
   minStatements: number;
 }
 

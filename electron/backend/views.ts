@@ -90,7 +90,7 @@ export function memoryView(store: Store, id: string): MemoryView {
 
 export function agentView(store: Store, id: string): AgentView {
   const agent = store.agent(id);
-  const { memories, statements, firsts, firstShare, datedMemories, textFirsts, textFirstShare } = store.agentStatements(id);
+  const { memories, statements, firsts, firstShare, text } = store.agentStatements(id);
   if (!agent && memories === 0) throw new Error(`no agent "${id}" in this store`);
   return {
     id,
@@ -100,9 +100,7 @@ export function agentView(store: Store, id: string): AgentView {
     statements,
     firsts,
     ...(firstShare !== undefined ? { firstShare } : {}),
-    datedMemories,
-    textFirsts,
-    ...(textFirstShare !== undefined ? { textFirstShare } : {}),
+    ...(text ? { text: { memories: text.memories, firsts: text.firsts, ...(text.share !== undefined ? { share: text.share } : {}) } } : {}),
     minStatements: AGENT_MIN_STATEMENTS,
   };
 }

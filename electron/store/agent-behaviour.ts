@@ -53,12 +53,18 @@ export interface AgentStatements {
   firsts: number;
   /** firsts / statements, undefined below AGENT_MIN_STATEMENTS. */
   firstShare: number | undefined;
-  /** Base-pool memories with a time, read by their text (text-repeats.ts). */
-  datedMemories: number;
-  /** Of those, the ones that repeat no earlier text. */
-  textFirsts: number;
-  /** textFirsts / datedMemories, undefined below AGENT_MIN_STATEMENTS. */
-  textFirstShare: number | undefined;
+  /**
+   * Where firstShare is undefined, what the model reads instead: the agent's base-pool memories with a time,
+   * how many repeat no earlier text (text-repeats.ts), and their share (undefined below the minimum). Absent
+   * where the claims say enough, so a store with claims never pays for the text pass here.
+   */
+  text?: AgentTexts;
+}
+
+export interface AgentTexts {
+  memories: number;
+  firsts: number;
+  share: number | undefined;
 }
 
 // The same statistic for one agent, through the agent and claim-key indexes instead of a pass over every
@@ -104,16 +110,9 @@ export class AgentBehaviourReader {
   statementsOf(agent: string): AgentStatements {
     const { n, firsts } = this.oneAgent.get(agent) as { n: number; firsts: number };
     const memories = (this.agentMemories.get(agent) as { n: number }).n;
+    if (n >= AGENT_MIN_STATEMENTS) return { memories, statements: n, firsts, firstShare: firsts / n };
     const text = this.texts().get(agent) ?? { memories: 0, firsts: 0 };
-    return {
-      memories,
-      statements: n,
-      firsts,
-      firstShare: n >= AGENT_MIN_STATEMENTS ? firsts / n : undefined,
-      datedMemories: text.memories,
-      textFirsts: text.firsts,
-      textFirstShare: textShare(text),
-    };
+    return { memories, statements: n, firsts, firstShare: undefined, text: { ...text, share: textShare(text) } };
   }
 
   /**

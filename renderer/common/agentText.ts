@@ -13,11 +13,12 @@ export const FIRST_SHARE_EXPLAINED =
  */
 export function firstShareText(a: AgentView): string {
   const claims = claimsText(a);
-  if (a.firstShare !== undefined || a.datedMemories === 0) return claims;
-  const counted = `${a.textFirsts} of ${a.datedMemories} dated ${a.datedMemories === 1 ? 'memory repeats' : 'memories repeat'} no earlier text`;
-  if (a.textFirstShare === undefined) return `${claims}; by its texts, ${counted}: too few to say`;
-  const share = `${counted} (${a.textFirstShare.toFixed(2)})`;
-  return `${claims}; by its texts, ${a.textFirsts === 0 ? `${share}: it repeats what others wrote` : share}`;
+  const t = a.text;
+  if (a.firstShare !== undefined || t === undefined || t.memories === 0) return claims;
+  const counted = `${t.firsts} of ${t.memories} dated ${t.memories === 1 ? 'memory repeats' : 'memories repeat'} no earlier text`;
+  if (t.share === undefined) return `${claims}; by its texts, ${counted}: too few to say`;
+  const share = `${counted} (${t.share.toFixed(2)})`;
+  return `${claims}; by its texts, ${t.firsts === 0 ? `${share}: it repeats what others wrote` : share}`;
 }
 
 function claimsText(a: AgentView): string {

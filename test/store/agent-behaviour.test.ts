@@ -34,6 +34,8 @@ describe("an agent's first share over the store", () => {
     const b = s.agentBehaviour();
     expect([b.firstShare('o'), b.firstShare('r'), b.firstShare('x')]).toEqual([1, 0, undefined]);
     expect([b.textFirstShare('o'), b.textFirstShare('r')]).toEqual([1, 0]);
+    // The drawer's count for one agent says the same.
+    expect(s.agentStatements('r')).toEqual({ memories: AGENT_MIN_STATEMENTS, statements: 0, firsts: 0, firstShare: undefined, text: { memories: AGENT_MIN_STATEMENTS, firsts: 0, share: 0 } });
   });
 
   it('prefers the claims where an agent has enough of them, and its text where it has too few', () => {
@@ -95,11 +97,12 @@ describe("an agent's first share over the store", () => {
       expect(Math.min(...values)).toBeLessThan(0.2);
       expect(Math.max(...values)).toBeGreaterThan(0.4);
       // Read from the texts alone, the agents the claims put last come last there too (text-repeats.ts).
-      const byClaims = [...shares].sort((a, b) => a[1] - b[1]).map(([a]) => store.agentStatements(a).textFirstShare as number);
+      const texts = store.agentBehaviour();
+      const byClaims = [...shares].sort((a, b) => a[1] - b[1]).map(([a]) => texts.textFirstShare(a) as number);
       const half = Math.floor(byClaims.length / 2);
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
       expect(mean(byClaims.slice(0, half))).toBeLessThan(mean(byClaims.slice(-half)) - 0.2);
-      expect(store.agentStatements('nobody')).toEqual({ memories: 0, statements: 0, firsts: 0, firstShare: undefined, datedMemories: 0, textFirsts: 0, textFirstShare: undefined });
+      expect(store.agentStatements('nobody')).toEqual({ memories: 0, statements: 0, firsts: 0, firstShare: undefined, text: { memories: 0, firsts: 0, share: undefined } });
     } finally {
       store.close();
     }
@@ -110,10 +113,9 @@ describe("an agent's first share over the store", () => {
     seed(s, { implicitAgents: ['o', 'r', 'x'], memories: world() });
     seed(s, { memories: [mem('o-note', 'Nothing to report today.', { agent: 'o', time: 50 }), mem('o-copy', 'Copy.', { agent: 'o', time: 1, pool: 'corr', claims: [{ subject: 'Town 0', attribute: 'mayor', value: 'Person 0' }] })] });
     // A memory without claims counts as a memory and not as a statement; an appended copy as neither.
-    // Its texts: the note is dated and first to say what it says; the copy is in another pool.
-    const text = { datedMemories: AGENT_MIN_STATEMENTS + 1, textFirsts: AGENT_MIN_STATEMENTS + 1, textFirstShare: 1 };
-    expect(s.agentStatements('o')).toEqual({ memories: AGENT_MIN_STATEMENTS + 1, statements: AGENT_MIN_STATEMENTS, firsts: AGENT_MIN_STATEMENTS, firstShare: 1, ...text });
-    expect(s.agentStatements('r')).toEqual({ memories: AGENT_MIN_STATEMENTS, statements: AGENT_MIN_STATEMENTS, firsts: 0, firstShare: 0, datedMemories: AGENT_MIN_STATEMENTS, textFirsts: 0, textFirstShare: 0 });
-    expect(s.agentStatements('x')).toEqual({ memories: 3, statements: 3, firsts: 3, firstShare: undefined, datedMemories: 3, textFirsts: 3, textFirstShare: undefined });
+    expect(s.agentStatements('o')).toEqual({ memories: AGENT_MIN_STATEMENTS + 1, statements: AGENT_MIN_STATEMENTS, firsts: AGENT_MIN_STATEMENTS, firstShare: 1 });
+    expect(s.agentStatements('r')).toEqual({ memories: AGENT_MIN_STATEMENTS, statements: AGENT_MIN_STATEMENTS, firsts: 0, firstShare: 0 });
+    // Too few statements to say: its texts are read instead, too few as well.
+    expect(s.agentStatements('x')).toEqual({ memories: 3, statements: 3, firsts: 3, firstShare: undefined, text: { memories: 3, firsts: 3, share: undefined } });
   });
 });
