@@ -61,9 +61,7 @@ export interface AgentStatements {
   text?: AgentTexts;
 }
 
-export interface AgentTexts {
-  memories: number;
-  firsts: number;
+export interface AgentTexts extends TextFirsts {
   share: number | undefined;
 }
 
