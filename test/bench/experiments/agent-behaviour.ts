@@ -15,8 +15,6 @@
 // knew which agents copy. The simulator's agents have one role each (an observer observes, a relay
 // copies), so the first rate is a cleaner label here than a store of real agents would give.
 //   npx tsx test/bench/experiments/agent-behaviour.ts [--theta 0.05,0.2] BUNDLE_DIR...
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { importBundle } from '../../../electron/bundle/import';
 import { evaluate } from '../../../electron/eval/harness';
@@ -25,6 +23,7 @@ import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
 import { loadEngine } from '../../../electron/runtime/setup';
 import { Store } from '../../../electron/store/store';
 import { slotAssignment, stancesOf } from '../../../shared/math/assignment';
+import { auc, bundleMemoryRows } from './common';
 
 const { values, positionals: args } = parseArgs({ options: { theta: { type: 'string', default: '0.05,0.2' } }, allowPositionals: true });
 const thetas = values.theta.split(',').map(Number);
@@ -35,13 +34,6 @@ interface Row {
   agent: string;
   claims?: Array<{ subject: string; attribute: string; value: string }>;
   derivation?: string;
-}
-
-/** ROC AUC of `score` for telling positives (higher) from negatives. */
-function auc(pos: readonly number[], neg: readonly number[]): number {
-  let s = 0;
-  for (const p of pos) for (const n of neg) s += p > n ? 1 : p === n ? 0.5 : 0;
-  return s / (pos.length * neg.length);
 }
 
 const engine = await loadEngine();
@@ -59,10 +51,7 @@ onnx.run = async (features, mu) => {
 const modes = ['once', ...thetas.map((t) => `relay-link:${t}`)];
 const means = new Map<string, number[][]>();
 for (const dir of args) {
-  const rows = readFileSync(join(dir, 'memories.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Row);
+  const rows = bundleMemoryRows<Row>(dir);
   const store = Store.open(':memory:');
   importBundle(store, dir);
   // The shares featurizer version 6 reads (electron/store/agent-behaviour.ts).

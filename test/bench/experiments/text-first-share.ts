@@ -8,12 +8,11 @@
 // paraphrase, summary: the bundle's `derivation`, read for scoring only) per memory and per agent (ROC AUC),
 // beside the claim share, and how closely the two shares agree per agent (Pearson r).
 //   npx tsx test/bench/experiments/text-first-share.ts [--theta 0.3,0.4,0.5,0.6] BUNDLE_DIR...
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { importBundle } from '../../../electron/bundle/import';
 import { Store } from '../../../electron/store/store';
 import { repeatsEarlier } from '../../../electron/store/text-repeats';
+import { auc, bundleMemoryRows, pearson } from './common';
 
 const { values, positionals: args } = parseArgs({ options: { theta: { type: 'string', default: '0.3,0.4,0.5,0.6' } }, allowPositionals: true });
 const thetas = values.theta.split(',').map(Number);
@@ -27,32 +26,8 @@ interface Row {
   derivation?: string;
 }
 
-function auc(pos: readonly number[], neg: readonly number[]): number {
-  let s = 0;
-  for (const p of pos) for (const n of neg) s += p > n ? 1 : p === n ? 0.5 : 0;
-  return pos.length && neg.length ? s / (pos.length * neg.length) : NaN;
-}
-
-function pearson(xs: readonly number[], ys: readonly number[]): number {
-  const n = xs.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += ((xs[i] as number) - mx) * ((ys[i] as number) - my);
-    sxx += ((xs[i] as number) - mx) ** 2;
-    syy += ((ys[i] as number) - my) ** 2;
-  }
-  return sxy / Math.sqrt(sxx * syy);
-}
-
 for (const dir of args) {
-  const rows = readFileSync(join(dir, 'memories.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Row);
+  const rows = bundleMemoryRows<Row>(dir);
   const store = Store.open(':memory:');
   importBundle(store, dir);
   const claimShare = store.agentFirstShares();
