@@ -107,7 +107,7 @@ describe('training examples from a simulated store', () => {
     }
   });
 
-  it("featurizer version 6: a text-only copy knows no agent's behaviour, as a store without claims would not; the slice with its claims does", async () => {
+  it("featurizer version 6: a text-only copy knows each agent by its texts, as a store without claims would; the slice with its claims by its statements", async () => {
     const { simulateBundle, storeOf, tempDir } = await import('../model/helpers');
     const { makeExample, withoutClaims } = await import('../../electron/train/examples');
     const { initialSlice } = await import('../../electron/engine/retrieve');
@@ -117,19 +117,32 @@ describe('training examples from a simulated store', () => {
     const { memoryDim } = featureLayout('cama-features/6');
     const column = memoryDim - 1;
     const ctx = { slots: 8, labels: new LabelIndex([]), observed: 'self-reported' as const, featurizer: 'cama-features/6' as const };
+    const behaviour = store.agentBehaviour();
     try {
-      const shares = { withClaims: new Set<number>(), textOnly: new Set<number>() };
+      let compared = 0;
+      let differ = 0;
+      const textShares = new Set<number>();
       for (const q of store.queries()) {
         const slice = initialSlice(store, q, 10);
         const initial = makeExample(store, q, slice, 'initial', ctx);
         const text = makeExample(store, q, withoutClaims(slice), 'text', ctx, slice);
-        for (let i = 0; i < (initial?.features.K ?? 0); i++) shares.withClaims.add(initial!.features.memory[i * memoryDim + column] as number);
-        for (let i = 0; i < (text?.features.K ?? 0); i++) shares.textOnly.add(text!.features.memory[i * memoryDim + column] as number);
+        if (!initial || !text) continue;
+        slice.forEach((m, i) => {
+          const byClaims = initial.features.memory[i * memoryDim + column] as number;
+          const byText = text.features.memory[i * memoryDim + column] as number;
+          expect(byClaims, m.id).toBeCloseTo(behaviour.firstShare(m.agent) ?? 0.5, 6);
+          expect(byText, m.id).toBeCloseTo(behaviour.textFirstShare(m.agent) ?? 0.5, 6);
+          compared++;
+          textShares.add(byText);
+          if (Math.abs(byClaims - byText) > 1e-6) differ++;
+        });
       }
-      expect([...shares.textOnly]).toEqual([0.5]);
-      // The simulator's relays are never first (0); its observers often are.
-      expect(shares.withClaims.has(0)).toBe(true);
-      expect([...shares.withClaims].some((x) => x > 0.2 && x !== 0.5)).toBe(true);
+      // Two readings of one behaviour: both are read, and they are not the same numbers.
+      expect(compared).toBeGreaterThan(50);
+      expect(differ).toBeGreaterThan(0);
+      // The texts tell agents apart (not every agent unknown): the relays repeat, the observers do not.
+      expect(Math.min(...textShares)).toBeLessThan(0.3);
+      expect(Math.max(...textShares)).toBeGreaterThan(0.5);
     } finally {
       store.close();
     }
