@@ -27,7 +27,7 @@ describe("an agent's first share over the store", () => {
     expect([b.firstShare('o'), b.firstShare('r'), b.firstShare('x'), b.firstShare('nobody')]).toEqual([1, 0, undefined, undefined]);
   });
 
-  it('reads a store without claims by its texts: the agent that repeats earlier texts in other words is never first', () => {
+  it('reads a store without claims by its texts: the agent whose texts repeat earlier ones is never first', () => {
     const s = openTempStore();
     seed(s, { implicitAgents: ['o', 'r', 'x'], memories: world().map(({ claims: _, ...m }) => m) });
     expect(s.agentFirstShares().size).toBe(0);
