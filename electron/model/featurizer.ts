@@ -44,8 +44,9 @@ export const STORE_FEATURIZER_VERSION = 'cama-features/5';
 /**
  * Version 6 reads, besides what version 5 reads, each agent's behaviour over the store
  * (electron/store/agent-behaviour.ts): the share of its statements that were the first of their value on
- * their key. A relay or summariser is never first; an observer often is; neither a memory's text nor its
- * metadata need say which it is. It adds one memory column and one pair column after version 5's
+ * their key (for an agent with too few statements, the share of its memories whose text repeats no earlier
+ * one: electron/store/text-repeats.ts). A relay or summariser is never first; an observer often is; neither a
+ * memory's text nor its metadata need say which it is. It adds one memory column and one pair column after version 5's
  * (AGENT_MEMORY_SCALARS, AGENT_PAIR_FEATURES); every version-5 column means what it meant.
  */
 export const AGENT_FEATURIZER_VERSION = 'cama-features/6';
@@ -106,7 +107,7 @@ export const MEMORY_SCALARS: readonly Named[] = [
 ];
 
 /** Version 6's memory column, after version 5's. */
-export const AGENT_MEMORY_SCALARS: readonly Named[] = [["version 6 only: the agent's first share, the share of its statements in the store that came first (0.5 unknown)", 'metadata']];
+export const AGENT_MEMORY_SCALARS: readonly Named[] = [["version 6 only: the agent's first share, the share of its statements in the store that came first (too few statements: of its dated memories, those that repeat no earlier text; 0.5 unknown)", 'metadata']];
 
 /** Pairwise features, symmetric in (i, j), in order: every version writes these, and version 6 one more (featureLayout). */
 export const PAIR_FEATURES: readonly Named[] = [
