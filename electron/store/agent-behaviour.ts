@@ -88,13 +88,11 @@ const ONE_AGENT_SQL = `
 export class AgentBehaviourReader {
   private readonly shares: Database.Statement<[], { agent: string; share: number; n: number }>;
   private readonly stampRow: Database.Statement<[], { r: number | null }>;
-  private stamp: number | null | undefined = undefined;
-  private byAgent: ReadonlyMap<string, number> = new Map();
+  private readonly claimPass: StampedPass<ReadonlyMap<string, number>>;
+  private readonly textPass: StampedPass<ReadonlyMap<string, TextFirsts>>;
   private readonly oneAgent: Database.Statement<[string], { n: number; firsts: number }>;
   private readonly agentMemories: Database.Statement<[string], { n: number }>;
   private readonly datedTexts: Database.Statement<[], { agent: string; time: number; text: string }>;
-  private textStamp: number | null | undefined = undefined;
-  private textByAgent: ReadonlyMap<string, TextFirsts> = new Map();
 
   constructor(db: Database.Database) {
     this.shares = db.prepare(FIRST_SHARES_SQL);
@@ -102,6 +100,8 @@ export class AgentBehaviourReader {
     this.oneAgent = db.prepare(ONE_AGENT_SQL);
     this.agentMemories = db.prepare("SELECT COUNT(*) AS n FROM memories WHERE agent = ? AND (pool IS NULL OR pool = 'base')");
     this.datedTexts = db.prepare("SELECT agent, time, text FROM memories WHERE time IS NOT NULL AND (pool IS NULL OR pool = 'base')");
+    this.claimPass = new StampedPass(() => new Map(this.shares.all().flatMap((row) => (row.n >= AGENT_MIN_STATEMENTS ? [[row.agent, row.share] as const] : []))));
+    this.textPass = new StampedPass(() => textFirsts(this.datedTexts.all()));
   }
 
   /** One agent's statements, read now (an agent the store does not know has none). */
@@ -126,23 +126,38 @@ export class AgentBehaviourReader {
 
   /** Every agent with a share, as of now. */
   current(): ReadonlyMap<string, number> {
-    const { r } = this.stampRow.get() as { r: number | null };
-    if (r !== this.stamp) {
-      this.stamp = r;
-      this.byAgent = new Map(this.shares.all().flatMap((row) => (row.n >= AGENT_MIN_STATEMENTS ? [[row.agent, row.share] as const] : [])));
-    }
-    return this.byAgent;
+    return this.claimPass.read(this.stamp());
   }
 
   /** Every agent's dated memories and text firsts, as of now (the pass runs again only after a change). */
   texts(): ReadonlyMap<string, TextFirsts> {
-    const { r } = this.stampRow.get() as { r: number | null };
-    if (r !== this.textStamp) {
-      this.textStamp = r;
-      this.textByAgent = textFirsts(this.datedTexts.all());
-    }
-    return this.textByAgent;
+    return this.textPass.read(this.stamp());
   }
+
+  private stamp(): number | null {
+    return (this.stampRow.get() as { r: number | null }).r;
+  }
+}
+
+/** A pass over the store kept until the store's stamp (its largest memory rowid) changes. */
+class StampedPass<T> {
+  private stamp: number | null | undefined = undefined;
+  private value: T | undefined;
+
+  constructor(private readonly compute: () => T) {}
+
+  read(stamp: number | null): T {
+    if (stamp !== this.stamp || this.value === undefined) {
+      this.value = this.compute();
+      this.stamp = stamp;
+    }
+    return this.value;
+  }
+}
+
+/** What the same store without its claims says of each agent (`eval --claims none`): its texts only. */
+export function behaviourWithoutClaims(b: AgentBehaviour): AgentBehaviour {
+  return { firstShare: b.textFirstShare, textFirstShare: b.textFirstShare };
 }
 
 function textShare(t: TextFirsts | undefined): number | undefined {

@@ -8,10 +8,10 @@
 //
 // (w over content words, idf(w) = ln(N / df(w)) over the N memories read), and an agent's text first share
 // is the share of its dated memories whose repeat is below REPEAT_THETA: first to say what they say. On
-// the simulator's worlds and SituatedQA bundles this share agrees with the claim share at Pearson r 0.88 to
-// 0.99 per agent and orders copiers below observers as the claim share does (AUC 0.99-1.0), lying
-// metadata included; where 30% of memories are written outside their writer's role it still ranks them
-// at AUC 0.96 (test/bench/experiments/text-first-share.ts, docs/experiments.md, 2026-12-05 (night)).
+// the simulator's worlds and SituatedQA bundles, lying metadata included, this share agrees with the claim
+// share at Pearson r 0.94-0.98 per agent and orders copiers below observers as the claim share does (AUC
+// 1.0); where 30% of memories are written outside their writer's role, at r 0.81-0.87 and AUC 0.96-0.99
+// (test/bench/experiments/text-first-share.ts, docs/experiments.md, 2026-12-05 (night)).
 //
 // Only memories sharing a rare word are compared, so the pass stays near linear in the store: a word held
 // by RARE_MAX_SHARE of the memories at most, or by RARE_MIN_POSTINGS in a small store, and by no more than

@@ -29,6 +29,7 @@ import type { EvalSource } from '../eval/methods';
 import { FEATURIZER_VERSION, type FeaturizerVersion, featurize, type SliceFeatures } from '../model/featurizer';
 import { buildSliceInput, type ObservedReading } from '../engine/slice-input';
 import { TEXT_DIM } from '../model/text-hash';
+import { behaviourWithoutClaims } from '../store/agent-behaviour';
 
 /** What the trainer needs from a store. */
 export interface TrainingSource extends EvalSource {
@@ -247,9 +248,8 @@ export function makeExample(
   const built = buildSliceInput(query, slice, source.edgesAmong(ids), slots, source, observed);
   // A text-only store holds no claims, so it says of each agent's behaviour only what its texts say (the
   // text first share; `eval --claims none` reads the store that way): the text-only copies are read so too.
-  const { agents } = built;
   const textOnly = origin === 'text' || origin === 'text-corr';
-  const input = textOnly && agents ? { ...built, agents: { firstShare: agents.textFirstShare, textFirstShare: agents.textFirstShare } } : built;
+  const input = textOnly && built.agents ? { ...built, agents: behaviourWithoutClaims(built.agents) } : built;
   if (input.hypotheses.length === 0) return null;
   const K = slice.length;
   const L = input.hypotheses.length;

@@ -2,11 +2,12 @@
 // copy? Featurizer version 6 reads each agent's first share from its claims (electron/store/agent-behaviour.ts);
 // a text-only store has none, so every agent reads as unknown there. This reads the same statistic from
 // text alone, as electron/store/text-repeats.ts reads it: a memory repeats an earlier one when an earlier
-// memory's text holds most of its rare words (weighted by inverse document frequency), and an agent's text
-// first share is the share of its memories (chatter aside) whose repeat is below θ. It prints, per
-// bundle and θ, the share of derived and original memories read as repeats, how well the text share separates the simulator's derivations (original against copy,
-// paraphrase, summary: the bundle's `derivation`, read for scoring only) per memory and per agent (ROC AUC),
-// beside the claim share, and how closely the two shares agree per agent (Pearson r).
+// memory's text holds half or more of its words (weighted by inverse document frequency), and an agent's
+// text first share is the share of its dated memories, chatter included, that repeat nothing earlier. It
+// prints, per bundle and θ, the share of derived and of original memories read as repeats (the bundle's
+// `derivation`: copy, paraphrase, summary against original, read for scoring only), how well the text share
+// separates mostly-deriving agents from observers (ROC AUC, beside the claim share's), and how closely the
+// two shares agree per agent (Pearson r).
 //   npx tsx test/bench/experiments/text-first-share.ts [--theta 0.3,0.4,0.5,0.6] BUNDLE_DIR...
 import { parseArgs } from 'node:util';
 import { importBundle } from '../../../electron/bundle/import';
