@@ -4,12 +4,28 @@
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { JobKind, JobStatus } from '../../shared/views';
-import type { JobRequest, WorkerMessage } from './worker-protocol';
+import type { JobRequest, WorkerMessage, WorkerRequest } from './worker-protocol';
 
 /** How to start the worker script: a bundled .cjs under Electron, or the .ts source under tsx. */
 export interface WorkerEntry {
   url: URL;
   execArgv?: string[];
+}
+
+/**
+ * Runs one request in a worker thread of its own, outside the job list (nothing the user started or waits
+ * on by name): the promise settles with the worker's result, or rejects with its error.
+ */
+export function runInWorker(entry: WorkerEntry, request: WorkerRequest): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(entry.url, { workerData: request, execArgv: entry.execArgv });
+    worker.on('message', (msg: WorkerMessage) => {
+      if (msg.type === 'done') resolve(msg.result);
+      else if (msg.type === 'error') reject(new Error(msg.error));
+    });
+    worker.on('error', reject);
+    worker.on('exit', (code) => reject(new Error(`the worker stopped (exit code ${code}) before finishing`)));
+  });
 }
 
 export class JobManager {

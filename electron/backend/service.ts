@@ -10,12 +10,13 @@ import { BundleImportError } from '../bundle/errors';
 import { HEURISTIC_PROVIDER } from '../engine/evidence/heuristic';
 import { DEFAULT_METHODS, DIAGNOSTIC_METHODS, METHODS, resolveMethods } from '../eval/methods';
 import { type EngineSetup, engineSetup, engineSetupWithModel, loadEngine } from '../runtime/setup';
+import type { BehaviourPasses } from '../store/agent-behaviour';
 import { Store } from '../store/store';
 import { removeStaleModelTemps } from '../train/staleTemps';
 import { ANALYSIS_METHOD } from './analyse';
 import { DiffEngines, decisionChanges, episodeDiff, queryEpisodes } from './diff';
 import type { PathGrant } from './grant';
-import { JobManager, type WorkerEntry } from './jobs';
+import { JobManager, runInWorker, type WorkerEntry } from './jobs';
 import { labelEffect, labelQueue, labelsJsonl, labelStats } from './labels';
 import { LlmSettings, type SecretBox } from './llm-settings';
 import { LLM_METHODS } from '../eval/llm-methods';
@@ -54,6 +55,9 @@ export interface ServiceOptions {
 
 type Handlers = { [N in CallName]: (args: z.output<Api[N]['args']>) => Promise<CallResult<N>> | CallResult<N> };
 
+/** The calls that read each agent's behaviour over the store: they run the engine or show an agent. */
+const ENGINE_CALLS: ReadonlySet<CallName> = new Set<CallName>(['agent', 'whatIf', 'labelEffect', 'episodeDiff', 'decisionChanges']);
+
 export class WorkbenchService {
   readonly dataDir: string;
   private store: Store | null = null;
@@ -69,6 +73,12 @@ export class WorkbenchService {
   private readonly diffEngines: DiffEngines;
   /** The LLM endpoint, model and key the LLM evaluation methods use (llm-settings.ts). */
   private readonly llm: LlmSettings;
+  /**
+   * Each agent's behaviour over the current store (store/agent-behaviour.ts), read in a worker thread when
+   * the store opens or an import grows it: seconds at a hundred thousand memories without claims, which
+   * this thread (Electron's main process) must not spend. The calls that run the engine wait for it.
+   */
+  private behaviour: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: ServiceOptions) {
     this.dataDir = opts.dataDir ?? defaultDataDir();
@@ -102,6 +112,7 @@ export class WorkbenchService {
     if (!isCallName(name)) return { error: { message: `unknown call "${name}"` } };
     try {
       const args = parseArgs(name, raw);
+      if (ENGINE_CALLS.has(name)) await this.behaviour;
       const handler = this.handlers[name] as (a: unknown) => unknown;
       return { result: await handler(args) };
     } catch (err) {
@@ -144,7 +155,28 @@ export class WorkbenchService {
     this.store?.close();
     this.store = next;
     this.recent.add(abs);
+    this.readBehaviour();
     return this.info();
+  }
+
+  private readBehaviour(): void {
+    const store = this.store;
+    if (!store) return;
+    this.behaviour = runInWorker(this.opts.worker, { kind: 'agent-behaviour', storePath: store.path }).then(
+      (passes) => {
+        if (this.store === store) store.seedAgentBehaviour(passes as BehaviourPasses);
+      },
+      () => undefined, // the engine reads the store itself on first use
+    );
+  }
+
+  /**
+   * Once the current store's agent behaviour has been read in its worker (or could not be): which passes the
+   * window's connection holds for the store as it is now (null: no store is open).
+   */
+  async behaviourRead(): Promise<{ shares: boolean; texts: boolean } | null> {
+    await this.behaviour;
+    return this.store?.agentBehaviourHeld() ?? null;
   }
 
   /** First start: the demo store, created from the bundled demo bundle when missing. */
@@ -241,7 +273,13 @@ export class WorkbenchService {
   }
 
   private startJob(request: JobRequest, message: string): JobStatus {
-    return this.jobs.start(request.kind, this.withEngine(request), message).status;
+    const job = this.jobs.start(request.kind, this.withEngine(request), message);
+    if (request.kind === 'import') {
+      void job.done.then((s) => {
+        if (s.state === 'done' && this.store?.path === request.storePath) this.readBehaviour();
+      });
+    }
+    return job.status;
   }
 
   private runJob(request: JobRequest, message: string): Promise<JobStatus> {

@@ -37,6 +37,12 @@ export type JobRequest =
   | (JobBase & { kind: 'demo'; bundleDir?: string; seed?: number; queries?: number })
   | (JobBase & { kind: 'train'; out: string; validation: string; epochs: number; mu: number; seed: number; useLabels: boolean; useWeakLabels?: boolean; examples?: TrainingExamples });
 
+/**
+ * What a worker thread is asked: a job, or work the user does not see as one (each agent's behaviour over
+ * the store, BehaviourPasses, for the window's own connection: service.ts).
+ */
+export type WorkerRequest = JobRequest | (JobBase & { kind: 'agent-behaviour' });
+
 export type WorkerMessage =
   | { type: 'progress'; done: number; total: number; message?: string }
   | { type: 'done'; result: unknown }

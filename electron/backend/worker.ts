@@ -1,21 +1,11 @@
 // A job worker: opens its own connection to the store (WAL lets the window keep reading) and does one
-// job, reporting progress to the backend.
+// job, reporting progress to the backend. The jobs' modules (worker-jobs.ts, the trainer) load only when a
+// job needs them: the window also asks a worker for each agent's behaviour whenever a store opens.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { exportBundle } from '../bundle/export';
-import { importBundle } from '../bundle/import';
-import { againstMethod, resolveMethods } from '../eval/methods';
-import { evaluateAndSave } from '../eval/persist';
-import { openLlmClient } from '../llm/session';
-import { loadAgainstEngine, loadEngine } from '../runtime/setup';
-import { simulatorConfig } from '../simulator/config';
-import { simulate } from '../simulator/simulate';
+import type { BehaviourPasses } from '../store/agent-behaviour';
 import { Store } from '../store/store';
-import { analyseStore } from './analyse';
-import type { JobRequest, WorkerMessage } from './worker-protocol';
+import type { JobRequest, WorkerMessage, WorkerRequest } from './worker-protocol';
 
 function post(msg: WorkerMessage): void {
   parentPort?.postMessage(msg);
@@ -23,55 +13,21 @@ function post(msg: WorkerMessage): void {
 
 const progress = (message: string) => (done: number, total: number) => post({ type: 'progress', done, total, message });
 
-async function run(req: JobRequest): Promise<unknown> {
-  if (req.kind === 'train') return trainModel(req);
-  const setup = await loadEngine({}, { model: req.modelFile, modelsDir: req.modelsDir });
-  const store = Store.open(req.storePath);
+/** Each agent's behaviour over the store, as of now: seconds at a hundred thousand memories without claims. */
+function behaviourPasses(storePath: string): BehaviourPasses {
+  const store = Store.open(storePath);
   try {
-    switch (req.kind) {
-      case 'import': {
-        const summary = importBundle(store, req.dir, { onProgress: progress('importing'), limits: { within: req.within } });
-        const analysed = await analyseStore(store, setup, progress('analysing'));
-        return { ...summary, analysed };
-      }
-      case 'export': {
-        const summary = exportBundle(store, req.dir);
-        return { dir: req.dir, files: summary.files };
-      }
-      case 'analyse':
-        return { analysed: await analyseStore(store, setup, progress('analysing'), { all: req.all }) };
-      case 'eval': {
-        const against = req.against !== undefined ? againstMethod(await loadAgainstEngine({}, req.against)) : undefined;
-        const { runId, report } = await evaluateAndSave(store, {
-          bundle: req.label,
-          methods: [...resolveMethods(req.methods), ...(against ? [against] : [])],
-          // LLM answers are cached in the store's llm_cache, so a re-run asks nothing again.
-          context: req.llm ? { ...setup, llm: openLlmClient(req.llm, store) } : setup,
-          onProgress: progress('evaluating'),
-        });
-        return { runId, nQueries: report.n_queries };
-      }
-      case 'demo': {
-        let dir = req.bundleDir;
-        let scratch: string | undefined;
-        if (!dir) {
-          scratch = mkdtempSync(join(tmpdir(), 'workbench-demo-'));
-          dir = join(scratch, 'bundle');
-          const config = simulatorConfig({ name: 'demo', seed: req.seed ?? 1, world: { subjects: Math.ceil((req.queries ?? 60) / 2) }, queries: { count: req.queries ?? 60 } });
-          await simulate(config, dir, progress('simulating'));
-        }
-        try {
-          const summary = importBundle(store, dir, { onProgress: progress('importing') });
-          const analysed = await analyseStore(store, setup, progress('analysing'));
-          return { ...summary, analysed };
-        } finally {
-          if (scratch) rmSync(scratch, { recursive: true, force: true });
-        }
-      }
-    }
+    return store.agentBehaviourPasses();
   } finally {
     store.close();
   }
+}
+
+async function run(req: WorkerRequest): Promise<unknown> {
+  if (req.kind === 'train') return trainModel(req);
+  if (req.kind === 'agent-behaviour') return behaviourPasses(req.storePath);
+  const { runStoreJob } = await import('./worker-jobs');
+  return runStoreJob(req, progress);
 }
 
 /** Trains a model on the store's questions and labels (L_d uses them), validated on `req.validation`. */
@@ -95,7 +51,7 @@ async function trainModel(req: Extract<JobRequest, { kind: 'train' }>): Promise<
   return { file: result.file, metrics: result.card.metrics.validation, calibration: result.card.calibration };
 }
 
-run(workerData as JobRequest).then(
+run(workerData as WorkerRequest).then(
   (result) => post({ type: 'done', result }),
   (err: unknown) => post({ type: 'error', error: err instanceof Error ? err.message : String(err) }),
 );

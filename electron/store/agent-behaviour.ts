@@ -65,6 +65,17 @@ export interface AgentTexts extends TextFirsts {
   share: number | undefined;
 }
 
+/**
+ * Both passes over a store as of one stamp, read where the app's questions are not answered (a worker
+ * thread: electron/backend/behaviour-worker.ts) and handed to the reader that answers them (seed). `texts` is
+ * absent where every agent has enough statements, as the reader would not run the text pass there either.
+ */
+export interface BehaviourPasses {
+  stamp: number | null;
+  shares: ReadonlyMap<string, number>;
+  texts?: ReadonlyMap<string, TextFirsts>;
+}
+
 // The same statistic for one agent, through the agent and claim-key indexes instead of a pass over every
 // claim (the whole-store pass takes seconds at a million memories; a drawer asks of one agent at a time).
 // NOCASE compares as lower() does (ASCII), so both readings agree (test/store/agent-behaviour.test.ts).
@@ -93,13 +104,15 @@ export class AgentBehaviourReader {
   private readonly oneAgent: Database.Statement<[string], { n: number; firsts: number }>;
   private readonly agentMemories: Database.Statement<[string], { n: number }>;
   private readonly datedTexts: Database.Statement<[], { agent: string; time: number; text: string }>;
+  private readonly datedAgents: Database.Statement<[], { n: number }>;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     this.shares = db.prepare(FIRST_SHARES_SQL);
     this.stampRow = db.prepare('SELECT max(rowid) AS r FROM memories');
     this.oneAgent = db.prepare(ONE_AGENT_SQL);
     this.agentMemories = db.prepare("SELECT COUNT(*) AS n FROM memories WHERE agent = ? AND (pool IS NULL OR pool = 'base')");
     this.datedTexts = db.prepare("SELECT agent, time, text FROM memories WHERE time IS NOT NULL AND (pool IS NULL OR pool = 'base')");
+    this.datedAgents = db.prepare("SELECT COUNT(DISTINCT agent) AS n FROM memories WHERE time IS NOT NULL AND (pool IS NULL OR pool = 'base')");
     this.claimPass = new StampedPass(() => new Map(this.shares.all().flatMap((row) => (row.n >= AGENT_MIN_STATEMENTS ? [[row.agent, row.share] as const] : []))));
     this.textPass = new StampedPass(() => textFirsts(this.datedTexts.all()));
   }
@@ -134,6 +147,31 @@ export class AgentBehaviourReader {
     return this.textPass.read(this.stamp());
   }
 
+  /**
+   * Both passes as of now, in one read transaction (so the stamp is the one they read), the text pass only
+   * where some agent with dated memories has too few statements for a first share.
+   */
+  passes(): BehaviourPasses {
+    return this.db.transaction((): BehaviourPasses => {
+      const stamp = this.stamp();
+      const shares = this.current();
+      if ((this.datedAgents.get() as { n: number }).n <= shares.size) return { stamp, shares };
+      return { stamp, shares, texts: this.texts() };
+    })();
+  }
+
+  /** Takes passes read elsewhere (passes()); kept until the store changes, like the reader's own. */
+  seed(p: BehaviourPasses): void {
+    this.claimPass.seed(p.stamp, p.shares);
+    if (p.texts) this.textPass.seed(p.stamp, p.texts);
+  }
+
+  /** Which passes are held for the store as it is now (a question asked now would compute the others). */
+  held(): { shares: boolean; texts: boolean } {
+    const stamp = this.stamp();
+    return { shares: this.claimPass.holds(stamp), texts: this.textPass.holds(stamp) };
+  }
+
   private stamp(): number | null {
     return (this.stampRow.get() as { r: number | null }).r;
   }
@@ -147,11 +185,17 @@ class StampedPass<T> {
   constructor(private readonly compute: () => T) {}
 
   read(stamp: number | null): T {
-    if (stamp !== this.stamp || this.value === undefined) {
-      this.value = this.compute();
-      this.stamp = stamp;
-    }
-    return this.value;
+    if (!this.holds(stamp)) this.seed(stamp, this.compute());
+    return this.value as T;
+  }
+
+  holds(stamp: number | null): boolean {
+    return stamp === this.stamp && this.value !== undefined;
+  }
+
+  seed(stamp: number | null, value: T): void {
+    this.value = value;
+    this.stamp = stamp;
   }
 }
 

@@ -11,7 +11,7 @@ import { Catalog, type StoreCounts, type StoredLabel } from './catalog';
 import { ContentDigest } from './digest';
 import { EpisodeStore, type EpisodeFilter, type EpisodeSummary, type MemberEpisode } from './episodes';
 import { closeAbandonedRuns, EvalRunStore, type EvalResultRow, type EvalRun } from './evalRuns';
-import { type AgentBehaviour, AgentBehaviourReader, type AgentStatements } from './agent-behaviour';
+import { type AgentBehaviour, AgentBehaviourReader, type AgentStatements, type BehaviourPasses } from './agent-behaviour';
 import { type ClaimCoverage, MemoryReader, type SearchHit, type SearchOptions, type StoredMemory, type WordCounts } from './memories';
 import { StoreTooNewError } from './errors';
 import { migrate } from './migrate';
@@ -132,6 +132,21 @@ export class Store {
   /** One agent's time-stamped statements, how many came first, and its first share (agent-behaviour.ts). */
   agentStatements(agent: string): AgentStatements {
     return this.behaviourReader.statementsOf(agent);
+  }
+
+  /** Both behaviour passes as of now, to be read off the thread that answers questions (agent-behaviour.ts). */
+  agentBehaviourPasses(): BehaviourPasses {
+    return this.behaviourReader.passes();
+  }
+
+  /** Takes behaviour passes read elsewhere (agentBehaviourPasses), so no question here computes them again. */
+  seedAgentBehaviour(passes: BehaviourPasses): void {
+    this.behaviourReader.seed(passes);
+  }
+
+  /** Which behaviour passes this connection holds for the store as it is now. */
+  agentBehaviourHeld(): { shares: boolean; texts: boolean } {
+    return this.behaviourReader.held();
   }
 
   /** Every agent with a first share (agent-behaviour.ts), as of now. */

@@ -3,10 +3,13 @@
 // exactly what it says (not the bundle's `insufficient` tag).
 
 import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFirstStore } from '../../electron/backend/first-store';
 import type { WorkbenchService } from '../../electron/backend/service';
 import { sameValue } from '../../shared/values';
+import { Store } from '../../electron/store/store';
+import { mem, seed } from '../store/helpers';
 import { caller, newService } from './helpers';
 import { tempFolder } from '../cleanup';
 
@@ -112,6 +115,31 @@ describe("an agent's behaviour over the store", () => {
       }
     }
     expect(withShare).toBeGreaterThan(0);
+  });
+
+  it("is read in a worker thread when a store opens, so the window's connection holds it before any question", async () => {
+    const demo = (await ok('session')).store?.path as string;
+    // The demo's every writer has enough statements: no text pass to read.
+    await service.open(demo);
+    expect(await service.behaviourRead()).toEqual({ shares: true, texts: false });
+    // A store without claims is read by its texts: the repeating agent is never first.
+    const file = join(tempFolder('wb-textonly-'), 'texts.sqlite');
+    const s = Store.open(file);
+    seed(s, {
+      implicitAgents: ['o', 'r'],
+      memories: Array.from({ length: 10 }, (_, k) => [
+        mem(`o${k}`, `The mayor of Town ${k} is Person ${k}.`, { agent: 'o', time: 10 + k }),
+        mem(`r${k}`, `Heard the mayor of Town ${k} is Person ${k}.`, { agent: 'r', time: 20 + k }),
+      ]).flat(),
+    });
+    s.close();
+    try {
+      await service.open(file);
+      expect(await service.behaviourRead()).toEqual({ shares: true, texts: true });
+      expect((await ok('agent', { id: 'r' })).text).toEqual({ memories: 10, firsts: 0, share: 0 });
+    } finally {
+      await service.open(demo);
+    }
   });
 
   it('refuses an agent the store does not know, naming it', async () => {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MemoryRecord } from '../../electron/store/bundleRows';
 import { AGENT_MIN_STATEMENTS } from '../../electron/store/agent-behaviour';
+import { Store } from '../../electron/store/store';
 import { mem, openTempStore, seed } from './helpers';
 
 /** Agent `o` observes ten keys first; `r` repeats each a little later; `x` states three values of its own. */
@@ -78,6 +79,29 @@ describe("an agent's first share over the store", () => {
     expect(before.firstShare('o')).toBe(1);
     expect(s.agentBehaviour().firstShare('o')).toBe(0.5);
     expect(s.agentBehaviour().firstShare('r')).toBeCloseTo(5 / 15, 12);
+  });
+
+  it('takes both passes read by another connection to the same file, and reads them again once the store changes', () => {
+    const s = openTempStore();
+    seed(s, { implicitAgents: ['o', 'r', 'x'], memories: world().map(({ claims: _, ...m }) => m) });
+    // Another connection (the app's worker thread has one) reads both passes; x has too few dated memories.
+    const other = Store.open(s.path);
+    const passes = other.agentBehaviourPasses();
+    other.close();
+    expect(passes.shares.size).toBe(0);
+    expect([...(passes.texts?.keys() ?? [])].sort()).toEqual(['o', 'r', 'x']);
+    expect(s.agentBehaviourHeld()).toEqual({ shares: false, texts: false });
+    s.seedAgentBehaviour(passes);
+    expect(s.agentBehaviourHeld()).toEqual({ shares: true, texts: true });
+    const b = s.agentBehaviour();
+    expect([b.firstShare('o'), b.firstShare('r'), b.firstShare('x')]).toEqual([1, 0, undefined]);
+    // What was read before a change is not taken for the store after it.
+    seed(s, { memories: [mem('late', 'A later note.', { agent: 'x', time: 99 })] });
+    expect(s.agentBehaviourHeld()).toEqual({ shares: false, texts: false });
+    // A store whose every dated writer has enough statements has no text pass to hand over.
+    const c = openTempStore();
+    seed(c, { implicitAgents: ['o', 'r'], memories: world().filter((m) => m.agent !== 'x') });
+    expect(c.agentBehaviourPasses().texts).toBeUndefined();
   });
 
   it("reads one agent's statements as the whole-store pass does, in a simulated world of many agents", async () => {
