@@ -52,10 +52,10 @@ export const STORE_FEATURIZER_VERSION = 'cama-features/5';
 export const AGENT_FEATURIZER_VERSION = 'cama-features/6';
 
 /**
- * The version the shipped models use and `cama train` uses by default (README, "Featurizer version 5").
+ * The version the shipped models use and `cama train` uses by default (README, "Featurizer version 6").
  * Bump on ANY change to what a feature means or how it is computed.
  */
-export const FEATURIZER_VERSION = STORE_FEATURIZER_VERSION;
+export const FEATURIZER_VERSION = AGENT_FEATURIZER_VERSION;
 
 /** The versions this featurizer computes: a model is fed the one it was trained against. */
 export const FEATURIZER_VERSIONS = [SLICE_FEATURIZER_VERSION, STORE_FEATURIZER_VERSION, AGENT_FEATURIZER_VERSION] as const;

@@ -47,7 +47,7 @@ describe('the inspector explains what the numbers say', () => {
     await open(view, 0);
     const sentence = (await wb.page.getByTestId('arbitration-sentence').textContent()) ?? '';
     expect(sentence).toContain('The vote favours dawn with 6 entries, but they share slot S1');
-    expect(sentence).toContain("midnight's 2 entries share slot S2");
+    expect(sentence).toContain("midnight's 2 entries are 2 separate slots (S2, S3)");
     const findings = await findingTexts('findings');
     expect(findings.some((f) => f.startsWith('dawn: 6 entries, 1 factor') && f.includes('share slot S1'))).toBe(true);
     // Every gauge row shows as many dots as its count.
@@ -59,13 +59,13 @@ describe('the inspector explains what the numbers say', () => {
     await wb.shot('inspector-findings-q16');
   });
 
-  it('q16 at t = 0: a what-if edge that puts midnight\'s m334 under dawn\'s m52 merges nothing, and the finding says so', async () => {
-    // Shift-click the parent, then the child: the edge m334 ← m52. Members that state different answers are
-    // never grouped (a derivation that changed the value is another claim), so N_eff stays.
-    await node('m52').click({ modifiers: ['Shift'] });
+  it('q16 at t = 0: a what-if edge that puts midnight\'s m334 under dawn\'s m51 merges nothing, and the finding says so', async () => {
+    // Shift-click the parent, then the child: the edge m334 ← m51. Members that state different answers are
+    // never grouped while the slots suffice (a derivation that changed the value is another claim), so N_eff stays.
+    await node('m51').click({ modifiers: ['Shift'] });
     await node('m334').click({ modifiers: ['Shift'] });
-    await expect.poll(() => findingTexts('whatif-findings')).toContainEqual(expect.stringContaining('N_eff stays 2.000 after adding edge m334←m52'));
-    expect((await wb.page.getByTestId('whatif-sentence').textContent()) ?? '').toContain("midnight's 2 entries share slot S2");
+    await expect.poll(() => findingTexts('whatif-findings')).toContainEqual(expect.stringContaining('N_eff stays 3.000 after adding edge m334←m51'));
+    expect((await wb.page.getByTestId('whatif-sentence').textContent()) ?? '').toContain("midnight's 2 entries are 2 separate slots (S2, S3)");
     await wb.page.getByTestId('whatif-reset').click();
     await expect.poll(() => wb.page.getByTestId('whatif-sentence').count()).toBe(0);
   });
@@ -123,7 +123,9 @@ describe('the inspector explains what the numbers say', () => {
     expect(added.length).toBe(s0?.added.memoryIds.length);
     for (const [k, id] of (s0?.added.memoryIds ?? []).entries()) expect(added[k]).toContain(`${id}${view.memories[id]?.text.slice(0, 30)}`);
     expect(Number(await row0.getByTestId('tl-effect').getAttribute('data-dneff'))).toBeCloseTo((s1?.nEff ?? 0) - (s0?.nEff ?? 0), 9);
-    expect(await row0.getByTestId('tl-effect').textContent()).toContain('ΔN_eff +1.00');
+    // Step 0's Expand brings the gold answer, quarry, into the slice: a new hypothesis and two more sources.
+    expect(await row0.getByTestId('tl-effect').textContent()).toContain('ΔN_eff +2.00');
+    expect(await row0.getByTestId('tl-effect').textContent()).toContain('ΔP(quarry) new +0.986');
     // The failing half is named, with its numbers.
     expect(await row0.getByTestId('tl-failing').textContent()).toBe(`fails: N_eff 1.00 < τ_N ${view.episode.config.tauN}`);
     const reasons = await row0.getByTestId('tl-offer-reason').allTextContents();

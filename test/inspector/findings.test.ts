@@ -252,20 +252,20 @@ describe('findings on every step of the demo', () => {
     expect(steps).toBeGreaterThan(150);
   });
 
-  it('q16 at t = 0: dawn\'s 6 entries are one slot (S1), midnight\'s 2 another (S2), and no slot mixes them', () => {
+  it('q16 at t = 0: dawn\'s 6 entries are one slot (S1), midnight\'s 2 are two (S2, S3), and no slot mixes them', () => {
     const v = byQuery('q16');
     const step = v.episode.steps[0] as StepRecord;
     const e = explain({ step, gold: v.query.answer, thresholds: thresholdsOf(v), record: step });
     expect(e.backing.map((b) => [b.hypothesis, b.count, b.slots])).toEqual([
       ['dawn', 6, [0]],
-      ['midnight', 2, [1]],
+      ['midnight', 2, [1, 2]],
     ]);
-    expect(e.findings.filter((f) => f.kind === 'collapsed').map((f) => f.title)).toEqual(['dawn: 6 entries, 1 factor', 'midnight: 2 entries, 1 factor']);
+    expect(e.findings.filter((f) => f.kind === 'collapsed').map((f) => f.title)).toEqual(['dawn: 6 entries, 1 factor']);
     expect(kinds(e)).not.toContain('shared-slot');
     // ρ is the shipped model's reliability of each slot, read from the record (it changes with the model).
     const rho = (j: number) => (step.reliability[j] as number).toFixed(2).replace('.', '\\.');
     expect(e.sentence).toMatch(
-      new RegExp(`^The vote favours dawn with 6 entries, but they share slot S1 \\(e=1\\.00, ρ=${rho(0)}\\); midnight's 2 entries share slot S2 \\(e=1\\.00, ρ=${rho(1)}\\).*CAMA picks midnight`),
+      new RegExp(`^The vote favours dawn with 6 entries, but they share slot S1 \\(e=1\\.00, ρ=${rho(0)}\\); midnight's 2 entries are 2 separate slots \\(S2, S3\\).*CAMA picks midnight`),
     );
   });
 
@@ -303,7 +303,7 @@ describe('findings on every step of the demo', () => {
     // The two observations now count as one source: N_eff falls by one, and the finding names the edge and the merge.
     const f = explain({ step: w.step, gold: v.query.answer, whatIf: { stored, edits } }).findings[0];
     expect(f?.kind).toBe('whatif-neff');
-    expect(f?.text).toBe('N_eff falls from 3.000 to 2.000 (−1.000) after adding edge m95←m93: S2 and S3 merged into S2 (m93 and m95 now count as one factor).');
+    expect(f?.text).toBe('N_eff falls from 4.000 to 3.000 (−1.000) after adding edge m95←m93: S3 and S4 merged into S3 (m93 and m95 now count as one factor).');
   });
 });
 

@@ -61,8 +61,9 @@ describe('featurizer', () => {
     const f = featurize(input);
     const K = input.memories.length;
     const L = input.hypotheses.length;
-    expect(MEMORY_DIM).toBe(TEXT_DIM + MEMORY_SCALARS.length);
-    expect(PAIR_DIM).toBe(PAIR_FEATURES.length);
+    const layout = featureLayout(FEATURIZER_VERSION);
+    expect(MEMORY_DIM).toBe(TEXT_DIM + layout.memoryScalars.length);
+    expect(PAIR_DIM).toBe(layout.pairFeatures.length);
     expect([f.K, f.L]).toEqual([K, L]);
     expect(f.memory.length).toBe(K * MEMORY_DIM);
     expect(f.query.length).toBe(TEXT_DIM);
@@ -159,8 +160,9 @@ describe('featurizer version 5: words read against the store', () => {
     const { s, ids, withStore, alone } = await storeAndInput();
     expect(s.documentCount()).toBe(26);
     const K = ids.length;
+    const P5 = featureLayout('cama-features/5').pairDim;
     const at = (f: ReturnType<typeof featurize>, a: string, b: string, name: string) =>
-      f.pairs[(ids.indexOf(a) * K + ids.indexOf(b)) * PAIR_DIM + PAIR_FEATURES.findIndex(([n]) => n.startsWith(name))] as number;
+      f.pairs[(ids.indexOf(a) * K + ids.indexOf(b)) * P5 + PAIR_FEATURES.findIndex(([n]) => n.startsWith(name))] as number;
     const v5 = featurize(withStore, 'cama-features/5');
     const v3 = featurize(withStore, 'cama-features/3');
     // The two independent reports share the fact and the family's "quick one … ttyl".
@@ -175,7 +177,7 @@ describe('featurizer version 5: words read against the store', () => {
     expect(at(v5, 'c1', 'c2', 'shared residual words rare')).toBeGreaterThanOrEqual(0.5);
     // Everything else is version 3's; and a slice built without a store gets version 3's features.
     const differs = new Set<number>();
-    for (let c = 0; c < v5.pairs.length; c++) if (v5.pairs[c] !== v3.pairs[c]) differs.add(c % PAIR_DIM);
+    for (let c = 0; c < v5.pairs.length; c++) if (v5.pairs[c] !== v3.pairs[c]) differs.add(c % P5);
     expect([...differs].sort()).toEqual([1, 3]);
     expect(featureBytes(featurize(alone, 'cama-features/5'))).toEqual(featureBytes(v3));
     expect(Array.from(v5.memory)).toEqual(Array.from(v3.memory));
@@ -184,7 +186,7 @@ describe('featurizer version 5: words read against the store', () => {
   it('feeds a model the version it was trained against', async () => {
     const { randomWeights } = await import('./helpers');
     const { withStore } = await storeAndInput();
-    const spec = buildSpec();
+    const spec = buildSpec(DEFAULT_HYPER, 'cama-features/5');
     const model = await OnnxEvidenceModel.fromBytes(exportOnnx(spec, randomWeights(spec, 3), { name: 'v5', mu: 0.5, hyper: DEFAULT_HYPER, featurizer: 'cama-features/5' }), 'v5.onnx');
     const inferred = Array.from((await model.infer(withStore)).credibility ?? []);
     const read = async (version: 'cama-features/3' | 'cama-features/5') => Array.from((await model.run(featurize(withStore, version))).credibility, (c) => Math.fround(c));
@@ -257,7 +259,8 @@ describe("featurizer version 6: each agent's behaviour over the store", () => {
     const K = ids.length;
     // Version 6 writes one memory column and one pair column more than version 5, each the last of its row.
     const { memoryDim: M6, pairDim: P6 } = featureLayout('cama-features/6');
-    expect([M6, P6]).toEqual([MEMORY_DIM + 1, PAIR_DIM + 1]);
+    const { memoryDim: M5, pairDim: P5 } = featureLayout('cama-features/5');
+    expect([M6, P6]).toEqual([M5 + 1, P5 + 1]);
     expect(v6.memory.length).toBe(K * M6);
     expect(v6.pairs.length).toBe(K * K * P6);
     expect(ids.map((_, i) => v6.memory[i * M6 + M6 - 1])).toEqual([1, 0, 0.5]);
@@ -267,10 +270,10 @@ describe("featurizer version 6: each agent's behaviour over the store", () => {
     const sameType = PAIR_FEATURES.findIndex(([n]) => n.startsWith('same source type'));
     expect(v6.pairs[(0 * K + 1) * P6 + sameType]).toBe(1);
     for (let i = 0; i < K; i++) {
-      expect(Array.from(v6.memory.subarray(i * M6, i * M6 + MEMORY_DIM)), `memory row ${i}`).toEqual(Array.from(v5.memory.subarray(i * MEMORY_DIM, (i + 1) * MEMORY_DIM)));
+      expect(Array.from(v6.memory.subarray(i * M6, i * M6 + M5)), `memory row ${i}`).toEqual(Array.from(v5.memory.subarray(i * M5, (i + 1) * M5)));
       for (let j = 0; j < K; j++) {
         const ij = i * K + j;
-        expect(Array.from(v6.pairs.subarray(ij * P6, ij * P6 + PAIR_DIM)), `pair ${i},${j}`).toEqual(Array.from(v5.pairs.subarray(ij * PAIR_DIM, (ij + 1) * PAIR_DIM)));
+        expect(Array.from(v6.pairs.subarray(ij * P6, ij * P6 + P5)), `pair ${i},${j}`).toEqual(Array.from(v5.pairs.subarray(ij * P5, (ij + 1) * P5)));
       }
     }
     // A slice read without a store knows no agent.

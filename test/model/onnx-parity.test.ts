@@ -190,10 +190,11 @@ describe('tfjs forward pass vs onnxruntime', () => {
       const b = await other.run(g, 0.5);
       expect(maxAbsDiff(a.affinity, b.affinity)).toBe(0);
       expect(maxAbsDiff(a.credibility, b.credibility)).toBe(0);
-      // The same weights without the mask read them.
+      // The same weights without the mask read them (by far more than float32 noise, ~1e-7: random
+      // weights at this scale move the affinity by some 1e-3).
       const plainA = (await model.run(f, 0.5)).affinity;
       const plainB = (await model.run(g, 0.5)).affinity;
-      expect(maxAbsDiff(plainA, plainB)).toBeGreaterThan(1e-3);
+      expect(maxAbsDiff(plainA, plainB)).toBeGreaterThan(1e-4);
       const ref = tfjsOutputs(g, 0.5, blind, blindWeights).affinity as Float32Array;
       expect(maxAbsDiff(ref, b.affinity)).toBeLessThan(1e-4);
     } finally {

@@ -148,7 +148,7 @@ export function trainCommand(): Command {
     .option('--observed-as-read', "build the examples with observed read against the recorded provenance, as analysis reads it (default: as each memory reports it, lies included, so the model learns how far a self-report can be trusted where nothing overrules it)")
     .option(
       '--featurizer <version>',
-      `the featurizer version to train against: ${featurizerVersionsText()} (${STORE_FEATURIZER_VERSION}, the shipped models', reads the content-word overlap and the shared particulars against the store's word counts as well as the slice's; ${SLICE_FEATURIZER_VERSION} within the slice alone; ${AGENT_FEATURIZER_VERSION} reads each agent's behaviour over the store as well: the share of its statements that came first)`,
+      `the featurizer version to train against: ${featurizerVersionsText()} (${AGENT_FEATURIZER_VERSION}, the shipped models', reads each agent's behaviour over the store: the share of its statements that came first, or of its memories whose text repeats no earlier one; ${STORE_FEATURIZER_VERSION} reads the content-word overlap and the shared particulars against the store's word counts as well as the slice's, but no agent; ${SLICE_FEATURIZER_VERSION} within the slice alone)`,
       FEATURIZER_VERSION,
     )
     .option('--no-calibrate', 'skip calibration and validation metrics (the card then has none)')
