@@ -160,8 +160,12 @@ export class AgentBehaviourReader {
     })();
   }
 
-  /** Takes passes read elsewhere (passes()); kept until the store changes, like the reader's own. */
+  /**
+   * Takes passes read elsewhere (passes()), kept until the store changes like the reader's own; passes read
+   * before the store last changed are not taken (a question asked now computes them afresh).
+   */
   seed(p: BehaviourPasses): void {
+    if (p.stamp !== this.stamp()) return;
     this.claimPass.seed(p.stamp, p.shares);
     if (p.texts) this.textPass.seed(p.stamp, p.texts);
   }

@@ -139,7 +139,7 @@ export class Store {
     return this.behaviourReader.passes();
   }
 
-  /** Takes behaviour passes read elsewhere (agentBehaviourPasses), so no question here computes them again. */
+  /** Takes behaviour passes read elsewhere (agentBehaviourPasses) as of the store now, so no question here computes them again. */
   seedAgentBehaviour(passes: BehaviourPasses): void {
     this.behaviourReader.seed(passes);
   }

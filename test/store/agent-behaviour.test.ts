@@ -95,8 +95,10 @@ describe("an agent's first share over the store", () => {
     expect(s.agentBehaviourHeld()).toEqual({ shares: true, texts: true });
     const b = s.agentBehaviour();
     expect([b.firstShare('o'), b.firstShare('r'), b.firstShare('x')]).toEqual([1, 0, undefined]);
-    // What was read before a change is not taken for the store after it.
+    // What was read before a change is not taken for the store after it, held or handed over late.
     seed(s, { memories: [mem('late', 'A later note.', { agent: 'x', time: 99 })] });
+    expect(s.agentBehaviourHeld()).toEqual({ shares: false, texts: false });
+    s.seedAgentBehaviour(passes);
     expect(s.agentBehaviourHeld()).toEqual({ shares: false, texts: false });
     // A store whose every dated writer has enough statements has no text pass to hand over.
     const c = openTempStore();
