@@ -67,7 +67,7 @@ export interface AgentTexts extends TextFirsts {
 
 /**
  * Both passes over a store as of one stamp, read where the app's questions are not answered (a worker
- * thread: electron/backend/behaviour-worker.ts) and handed to the reader that answers them (seed). `texts` is
+ * thread: electron/backend/worker.ts, asked by service.ts) and handed to the reader that answers them (seed). `texts` is
  * absent where every agent has enough statements, as the reader would not run the text pass there either.
  */
 export interface BehaviourPasses {

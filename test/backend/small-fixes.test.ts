@@ -1,6 +1,7 @@
 // On the demo store: a memory's episodes equal what a scan of every episode's steps finds, an agent's
-// statements what a scan of the store file finds, and the browser's "not sufficient at t=0" flag means
-// exactly what it says (not the bundle's `insufficient` tag).
+// statements what a scan of the store file finds (read in a worker thread when a store opens, also a store
+// without claims), and the browser's "not sufficient at t=0" flag means exactly what it says (not the
+// bundle's `insufficient` tag).
 
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
