@@ -68,7 +68,7 @@ export interface AgentTexts extends TextFirsts {
 /**
  * Both passes over a store as of one stamp, read where the app's questions are not answered (a worker
  * thread: electron/backend/worker.ts, asked by service.ts) and handed to the reader that answers them (seed). `texts` is
- * absent where every agent has enough statements, as the reader would not run the text pass there either.
+ * absent where every agent of the store has a first share, as the reader would not run the text pass there either.
  */
 export interface BehaviourPasses {
   stamp: number | null;
@@ -104,7 +104,7 @@ export class AgentBehaviourReader {
   private readonly oneAgent: Database.Statement<[string], { n: number; firsts: number }>;
   private readonly agentMemories: Database.Statement<[string], { n: number }>;
   private readonly datedTexts: Database.Statement<[], { agent: string; time: number; text: string }>;
-  private readonly datedAgents: Database.Statement<[], { n: number }>;
+  private readonly agentCount: Database.Statement<[], { n: number }>;
 
   constructor(private readonly db: Database.Database) {
     this.shares = db.prepare(FIRST_SHARES_SQL);
@@ -112,7 +112,7 @@ export class AgentBehaviourReader {
     this.oneAgent = db.prepare(ONE_AGENT_SQL);
     this.agentMemories = db.prepare("SELECT COUNT(*) AS n FROM memories WHERE agent = ? AND (pool IS NULL OR pool = 'base')");
     this.datedTexts = db.prepare("SELECT agent, time, text FROM memories WHERE time IS NOT NULL AND (pool IS NULL OR pool = 'base')");
-    this.datedAgents = db.prepare("SELECT COUNT(DISTINCT agent) AS n FROM memories WHERE time IS NOT NULL AND (pool IS NULL OR pool = 'base')");
+    this.agentCount = db.prepare('SELECT COUNT(DISTINCT agent) AS n FROM memories');
     this.claimPass = new StampedPass(() => new Map(this.shares.all().flatMap((row) => (row.n >= AGENT_MIN_STATEMENTS ? [[row.agent, row.share] as const] : []))));
     this.textPass = new StampedPass(() => textFirsts(this.datedTexts.all()));
   }
@@ -149,13 +149,14 @@ export class AgentBehaviourReader {
 
   /**
    * Both passes as of now, in one read transaction (so the stamp is the one they read), the text pass only
-   * where some agent with dated memories has too few statements for a first share.
+   * where some agent of the store (of any pool, dated or not) has no first share: a slice member written by
+   * such an agent would make the reader run the text pass, so the reader must be handed it.
    */
   passes(): BehaviourPasses {
     return this.db.transaction((): BehaviourPasses => {
       const stamp = this.stamp();
       const shares = this.current();
-      if ((this.datedAgents.get() as { n: number }).n <= shares.size) return { stamp, shares };
+      if ((this.agentCount.get() as { n: number }).n <= shares.size) return { stamp, shares };
       return { stamp, shares, texts: this.texts() };
     })();
   }

@@ -100,10 +100,20 @@ describe("an agent's first share over the store", () => {
     expect(s.agentBehaviourHeld()).toEqual({ shares: false, texts: false });
     s.seedAgentBehaviour(passes);
     expect(s.agentBehaviourHeld()).toEqual({ shares: false, texts: false });
-    // A store whose every dated writer has enough statements has no text pass to hand over.
+    // A store whose every writer has enough statements has no text pass to hand over; one writer without a
+    // share, even of undated memories only, and the reader would run it, so it is handed over.
     const c = openTempStore();
-    seed(c, { implicitAgents: ['o', 'r'], memories: world().filter((m) => m.agent !== 'x') });
+    seed(c, { implicitAgents: ['o', 'r', 'u'], memories: world().filter((m) => m.agent !== 'x') });
     expect(c.agentBehaviourPasses().texts).toBeUndefined();
+    seed(c, { memories: [mem('u0', 'An undated note.', { agent: 'u' })] });
+    const elsewhere = Store.open(c.path);
+    const handed = elsewhere.agentBehaviourPasses();
+    elsewhere.close();
+    expect(handed.texts?.has('u')).toBe(false);
+    expect(c.agentBehaviourHeld()).toEqual({ shares: false, texts: false });
+    c.seedAgentBehaviour(handed);
+    expect(c.agentBehaviour().firstShare('u')).toBeUndefined();
+    expect(c.agentBehaviourHeld()).toEqual({ shares: true, texts: true });
   });
 
   it("reads one agent's statements as the whole-store pass does, in a simulated world of many agents", async () => {
