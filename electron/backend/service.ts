@@ -55,8 +55,8 @@ export interface ServiceOptions {
 
 type Handlers = { [N in CallName]: (args: z.output<Api[N]['args']>) => Promise<CallResult<N>> | CallResult<N> };
 
-/** The calls that read each agent's behaviour over the store: they run the engine or show an agent. */
-const ENGINE_CALLS: ReadonlySet<CallName> = new Set<CallName>(['agent', 'whatIf', 'labelEffect', 'episodeDiff', 'decisionChanges']);
+/** The calls that read each agent's behaviour over the store (they run the engine, or show an agent): they wait for its read. */
+const BEHAVIOUR_CALLS: ReadonlySet<CallName> = new Set<CallName>(['agent', 'whatIf', 'labelEffect', 'episodeDiff', 'decisionChanges']);
 
 export class WorkbenchService {
   readonly dataDir: string;
@@ -112,7 +112,7 @@ export class WorkbenchService {
     if (!isCallName(name)) return { error: { message: `unknown call "${name}"` } };
     try {
       const args = parseArgs(name, raw);
-      if (ENGINE_CALLS.has(name)) await this.behaviour;
+      if (BEHAVIOUR_CALLS.has(name)) await this.behaviour;
       const handler = this.handlers[name] as (a: unknown) => unknown;
       return { result: await handler(args) };
     } catch (err) {
