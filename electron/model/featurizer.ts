@@ -263,18 +263,9 @@ function indexSets(sets: ReadonlyArray<Iterable<string>>): IndexedSets {
 /** A word in at most about this share of the store's memories can be a particular (version 5). */
 const STORE_RARE_SHARE = 0.03;
 
-/** Σ_{w ∈ a∩b} idf(w) / Σ_{w ∈ a∪b} idf(w); 1 for two empty sets, as jaccard(). */
-function weightedSetJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>, idf: (w: string) => number): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  let inter = 0;
-  let union = 0;
-  for (const w of a) {
-    const v = idf(w);
-    union += v;
-    if (b.has(w)) inter += v;
-  }
-  for (const w of b) if (!a.has(w)) union += idf(w);
-  return union > 0 ? inter / union : 0;
+/** Σ_{w ∈ a∩b} idf(w) / Σ_{w ∈ a∪b} idf(w) over indexed sets; 1 for two empty sets, as jaccard(). */
+function storeWeightedJaccard(sets: IndexedSets, a: number, b: number, idf: Float64Array): number {
+  return (sets.lists[a] as Int32Array).length === 0 && (sets.lists[b] as Int32Array).length === 0 ? 1 : weightedJaccard(sets, a, b, idf);
 }
 
 function sharesAny(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
@@ -330,6 +321,9 @@ export function featurize(input: SliceInput, version: FeaturizerVersion = FEATUR
       }
     : undefined;
   const storeIdf = counts && storeDf ? (w: string): number => Math.max(0, Math.log((counts.documents + 1) / (storeDf(w) + 0.5))) : undefined;
+  // Content words weighed by their idf in the store (version 5), as ids: each word's idf read once per slice.
+  const content = storeIdf ? indexSets(contentSets) : undefined;
+  const contentWeight = content && storeIdf ? Float64Array.from(content.items, storeIdf) : undefined;
   // Residual words: neither the question's (nor the key's) words nor any hypothesis value's.
   const shared = sharedWords(input);
   const residual = indexSets(contentSets.map((set) => [...set].filter((w) => !shared.has(w))));
@@ -433,7 +427,7 @@ export function featurize(input: SliceInput, version: FeaturizerVersion = FEATUR
       }
       const together = pairTextFeatures(own[i] as (typeof own)[number], own[j] as (typeof own)[number]);
       f[0] = together.cosine;
-      f[1] = storeIdf ? weightedSetJaccard(contentSets[i] as ReadonlySet<string>, contentSets[j] as ReadonlySet<string>, storeIdf) : together.contentJaccard;
+      f[1] = content && contentWeight ? storeWeightedJaccard(content, i, j, contentWeight) : together.contentJaccard;
       f[2] = weightedJaccard(residual, i, j, residualWeight);
       f[3] = i === j ? 1 : Math.min(rare, 4) / 4;
       f[4] = weightedJaccard(residualBigrams, i, j, bigramWeight);

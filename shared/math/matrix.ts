@@ -33,7 +33,12 @@ export function fromRows(rows: readonly (readonly number[])[], cols?: number): M
 
 export function toRows(m: Matrix): number[][] {
   const out: number[][] = [];
-  for (let i = 0; i < m.rows; i++) out.push(Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
+  // An indexed copy: Array.from over a subarray view costs several times more, and every step record makes these.
+  for (let i = 0; i < m.rows; i++) {
+    const row = new Array<number>(m.cols);
+    for (let j = 0; j < m.cols; j++) row[j] = m.data[i * m.cols + j] as number;
+    out.push(row);
+  }
   return out;
 }
 
