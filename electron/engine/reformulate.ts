@@ -23,6 +23,20 @@ export type Reformulator = (...args: Parameters<typeof reformulations>) => Promi
 /** How many of the slice's most repeated non-query words a wording-avoiding reformulation excludes. */
 const REPEATED_WORDS = 3;
 
+// Each step reads the content words of the same members again: kept by the text itself (nothing goes stale),
+// emptied when full.
+const CONTENT_SETS_LIMIT = 20_000;
+const contentSets = new Map<string, ReadonlySet<string>>();
+
+function contentSet(text: string): ReadonlySet<string> {
+  let set = contentSets.get(text);
+  if (set === undefined) {
+    if (contentSets.size >= CONTENT_SETS_LIMIT) contentSets.clear();
+    contentSets.set(text, (set = new Set(contentWords(text))));
+  }
+  return set;
+}
+
 export function reformulations(
   query: Query,
   key: ClaimKey | null,
@@ -64,7 +78,7 @@ export function reformulations(
   // Away from paraphrases: exclude the words the slice repeats most that the query does not use.
   const protectedWords = new Set([...subjectWords, ...contentWords(query.text), ...(key ? words(key.attribute) : []), ...hypotheses.flatMap((h) => words(h.value))]);
   const freq = new Map<string, number>();
-  for (const m of slice) for (const w of new Set(contentWords(m.text))) if (!protectedWords.has(w)) freq.set(w, (freq.get(w) ?? 0) + 1);
+  for (const m of slice) for (const w of contentSet(m.text)) if (!protectedWords.has(w)) freq.set(w, (freq.get(w) ?? 0) + 1);
   const repeated = [...freq.entries()]
     .filter(([, n]) => n >= 2)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))

@@ -169,7 +169,7 @@ export async function scoreQuery(store: EvalStore, ctx: MethodContext, methods: 
     result(method, 'base', p, right);
     const m: MethodOutcome = { method: method.name, correct: right, steps: p.steps, retrievals: p.retrievals, ms };
     if (p.episode) {
-      const diagnostics = factorDiagnostics(p.episode, store, query);
+      const diagnostics = factorDiagnostics(p.episode, store, query, base);
       if (diagnostics) m.diagnostics = diagnostics;
     }
     if (corr) {
@@ -325,10 +325,11 @@ function derive(store: EvalStore, query: Query, slice: readonly SliceMemory[]): 
 }
 
 /** N_eff against the true count of independent factors at step 0, and r_ij pairs for the AUC. */
-function factorDiagnostics(episode: EpisodeRecord, store: EvalStore, query: Query): MethodOutcome['diagnostics'] {
+function factorDiagnostics(episode: EpisodeRecord, store: EvalStore, query: Query, base: readonly SliceMemory[]): MethodOutcome['diagnostics'] {
   const step = episode.steps[0];
   if (!step) return undefined;
-  const slice = store.memories(step.sliceIds);
+  // The first step's slice is the base slice the harness retrieved (read again only if a method began elsewhere).
+  const slice = step.sliceIds.length === base.length && step.sliceIds.every((id, i) => id === base[i]?.id) ? base : store.memories(step.sliceIds);
   const key = queryKey(query, slice);
   if (!key) return undefined;
   const factors = factorsOn(store, slice, key);
