@@ -20,7 +20,7 @@
 //   reliability_head = [w_ρ (8), b_ρ, b_miss]                              Eq. 6, learned, a constant output
 
 import { PRIOR_DIM } from '../engine/priors';
-import { featureLayout, FEATURIZER_VERSION, type FeaturizerVersion, SUPPORT_DIM } from './featurizer';
+import { type FeatureGroup, featureLayout, FEATURIZER_VERSION, type FeaturizerVersion, groupColumns, SUPPORT_DIM } from './featurizer';
 import { TEXT_DIM } from './text-hash';
 
 /** Bump when the graph's inputs, outputs or their meaning change. */
@@ -106,7 +106,21 @@ export interface Hyper {
    * family's templates can be memorised. Absent (false) in models trained before it existed.
    */
   memoryTextBlind?: boolean;
+  /**
+   * Input groups the model never reads (BLINDABLE): fixed zero masks on their rows of W_m and on their
+   * entries of every w_pair, so the exported graph itself ignores them, whatever a caller feeds it. A
+   * memory's `kind` is what it says of itself and can lie; a kind-blind model cannot be moved by it (and
+   * cannot rest on it where it happens to be true). Absent (none) in models trained before it existed.
+   */
+  blind?: FeatureGroup[];
 }
+
+/**
+ * The groups a model can be blind to: those whose every column enters the graph through W_m or a w_pair.
+ * (`text` also reaches the query and hypothesis projections and the support features, `stance` the support
+ * features, `provenance` b_ij, and `metadata` the reliability head the engine applies outside the graph.)
+ */
+export const BLINDABLE: readonly FeatureGroup[] = ['kind'];
 
 export const DEFAULT_HYPER: Hyper = {
   hidden: 32,
@@ -216,6 +230,10 @@ class Builder {
   }
 }
 
+/** The fixed masks of a model's blind groups (Hyper.blind): 0 on a blind column, 1 elsewhere. */
+export const BLIND_MEMORY_MASK = 'input.mem_blind_mask';
+export const BLIND_PAIR_MASK = 'pair_blind_mask';
+
 /**
  * Named intermediates of D's logit (σ(embedding + w_gᵀ pair + b_g + provenance)): the trainer's refit of the
  * affinity head (electron/train/affinity-refit.ts) reads them with `forward(..., also)`.
@@ -245,6 +263,19 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
     const mask = Array.from({ length: memoryDim }, (_, c) => (c < TEXT_DIM ? 0 : 1));
     wm = g.binary('Mul', wm, g.fixed('input.mem_text_mask', [memoryDim, 1], mask), 'input_W_mem_masked');
   }
+  // Blind groups: their rows of W_m and their entries of every w_pair are multiplied by fixed zeros.
+  const blind = hyper.blind ?? [];
+  const refused = blind.filter((b) => !BLINDABLE.includes(b));
+  if (refused.length > 0) throw new Error(`a model can be blind to ${BLINDABLE.join(', ')} only, not to ${refused.join(', ')}`);
+  let pairMask: string | null = null;
+  if (blind.length > 0) {
+    const memoryCols = new Set(blind.flatMap((b) => groupColumns(b, version).memory));
+    const pairCols = new Set(blind.flatMap((b) => groupColumns(b, version).pairs));
+    const keep = (cols: ReadonlySet<number>, n: number): number[] => Array.from({ length: n }, (_, c) => (cols.has(c) ? 0 : 1));
+    wm = g.binary('Mul', wm, g.fixed(BLIND_MEMORY_MASK, [memoryDim, 1], keep(memoryCols, memoryDim)), 'input_W_mem_blind');
+    pairMask = g.fixed(BLIND_PAIR_MASK, [pairDim], keep(pairCols, pairDim));
+  }
+  const pairWeights = (w: string): string => (pairMask ? g.binary('Mul', w, pairMask) : w);
   const wq = g.param('input.W_query', [TEXT_DIM, d]);
   const bIn = g.param('input.b', [d], { kind: 'zeros' });
   let x = g.unary('Tanh', g.binary('Add', g.binary('Add', g.dense('memory_features', wm), g.dense('query_features', wq)), bIn), 'x_0');
@@ -261,7 +292,7 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
     const k = g.dense(x, g.param(`${p}.W_k`, [d, d]));
     const v = g.dense(x, g.param(`${p}.W_v`, [d, d]));
     const scores = g.binary('Mul', g.binary('MatMul', q, g.transpose(k)), invSqrtD);
-    let logits = g.binary('Add', g.binary('Add', scores, muB), g.pairTerm(g.param(`${p}.w_pair`, [pairDim], { kind: 'zeros' })), `${p}_logits`);
+    let logits = g.binary('Add', g.binary('Add', scores, muB), g.pairTerm(pairWeights(g.param(`${p}.w_pair`, [pairDim], { kind: 'zeros' }))), `${p}_logits`);
     if (componentLogSize) logits = g.binary('Sub', logits, componentLogSize, `${p}_logits_by_component`);
     const alpha = g.softmax(logits, 1, `${p}_alpha`);
     const update = g.dense(g.binary('MatMul', alpha, v), g.param(`${p}.W_o`, [d, d]), g.param(`${p}.b_o`, [d], { kind: 'zeros' }));
@@ -275,7 +306,7 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
   const provTerm = g.binary('Mul', muB, g.constant('provenance_link', PROVENANCE_LINK), AFFINITY_PROVENANCE_TERM);
   const affLogit = g.binary(
     'Add',
-    g.binary('Add', g.binary('Add', gg, g.pairTerm(g.param('affinity.w_pair', [pairDim], { kind: 'values', values: affinityPairInit(version) }))), provTerm),
+    g.binary('Add', g.binary('Add', gg, g.pairTerm(pairWeights(g.param('affinity.w_pair', [pairDim], { kind: 'values', values: affinityPairInit(version) })))), provTerm),
     g.param('affinity.b', [1], { kind: 'values', values: [-2] }),
   );
   const eye = g.unary('EyeLike', 'provenance_prior', 'eye');

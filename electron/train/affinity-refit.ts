@@ -16,7 +16,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { sigmoid } from '../../shared/math/cama';
 import { featureLayout } from '../model/featurizer';
-import { AFFINITY_EMBEDDING_TERM, AFFINITY_PROVENANCE_TERM, type ModelSpec } from '../model/spec';
+import { AFFINITY_EMBEDDING_TERM, AFFINITY_PROVENANCE_TERM, BLIND_PAIR_MASK, type ModelSpec } from '../model/spec';
 import { forward, inputTensors, paramTensors } from '../model/tf-forward';
 import type { Weights } from '../model/weights';
 import type { Example, SliceOrigin } from './examples';
@@ -60,6 +60,8 @@ export interface AffinityRefit {
 /** The pairs' inputs to D's output layer, read from the model as it stands. */
 function collectPairs(spec: ModelSpec, weights: Weights, examples: readonly Example[], opts: AffinityRefitOptions) {
   const params = paramTensors(spec, weights);
+  // A blind model's graph multiplies its blind pair columns by zero: the refit reads them as zero too.
+  const blindMask = weights.get(BLIND_PAIR_MASK);
   const embedding: number[] = [];
   const pairs: number[] = [];
   const same: number[] = [];
@@ -78,7 +80,7 @@ function collectPairs(spec: ModelSpec, weights: Weights, examples: readonly Exam
           const ij = i * K + j;
           if (ex.factorMask[ij] !== 1 || (prov[ij] as number) !== 0) continue;
           embedding.push(gg[ij] as number);
-          for (let p = 0; p < pairDim; p++) pairs.push(f.pairs[ij * pairDim + p] as number);
+          for (let p = 0; p < pairDim; p++) pairs.push((f.pairs[ij * pairDim + p] as number) * (blindMask ? (blindMask[p] as number) : 1));
           same.push(ex.sameFactor[ij] as number);
         }
       }

@@ -3,10 +3,10 @@
 // parameter away from its initialisation. The graph is opset ≥ 13 with dynamic K and L.
 import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { featurize, MEMORY_DIM, type SliceFeatures } from '../../electron/model/featurizer';
+import { featureLayout, featurize, groupColumns, MEMORY_DIM, type SliceFeatures } from '../../electron/model/featurizer';
 import { exportOnnx, OPSET, readInitializers } from '../../electron/model/onnx-export';
 import { OnnxEvidenceModel } from '../../electron/model/onnx-model';
-import { buildSpec, DEFAULT_HYPER, type ModelSpec, parameterCount } from '../../electron/model/spec';
+import { BLIND_MEMORY_MASK, BLIND_PAIR_MASK, buildSpec, DEFAULT_HYPER, type ModelSpec, parameterCount } from '../../electron/model/spec';
 import { TEXT_DIM } from '../../electron/model/text-hash';
 import { initialWeights, type Weights } from '../../electron/model/weights';
 import { forward, inputTensors } from '../../electron/model/tf-forward';
@@ -197,6 +197,38 @@ describe('tfjs forward pass vs onnxruntime', () => {
       expect(maxAbsDiff(plainA, plainB)).toBeGreaterThan(1e-4);
       const ref = tfjsOutputs(g, 0.5, blind, blindWeights).affinity as Float32Array;
       expect(maxAbsDiff(ref, b.affinity)).toBeLessThan(1e-4);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('blind to kind, its outputs do not move when every kind column changes, and both runtimes agree', async () => {
+    const hyper = { ...DEFAULT_HYPER, blind: ['kind' as const] };
+    const blind = buildSpec(hyper);
+    expect(blind.params.filter((p) => !spec.params.some((q) => q.name === p.name)).map((p) => [p.name, p.fixed])).toEqual([
+      [BLIND_MEMORY_MASK, true],
+      [BLIND_PAIR_MASK, true],
+    ]);
+    expect(parameterCount(blind)).toBe(parameterCount(spec));
+    const masks = initialWeights(blind, 1);
+    const blindWeights = new Map([...weights, [BLIND_MEMORY_MASK, masks.get(BLIND_MEMORY_MASK) as Float32Array], [BLIND_PAIR_MASK, masks.get(BLIND_PAIR_MASK) as Float32Array]]);
+    const other = await OnnxEvidenceModel.fromBytes(exportOnnx(blind, blindWeights, { name: 'kind-blind', mu: 0.5, hyper }), 'kind-blind.onnx');
+    try {
+      const { features: f } = featuresWithK(10);
+      // Every memory's kind columns and every pair's "same kind" set to 1: each member says it is every kind at once.
+      const cols = groupColumns('kind');
+      const memory = Float32Array.from(f.memory);
+      const pairs = Float32Array.from(f.pairs);
+      const { pairDim } = featureLayout(f.version);
+      for (let i = 0; i < f.K; i++) for (const c of cols.memory) memory[i * MEMORY_DIM + c] = 1;
+      for (let ij = 0; ij < f.K * f.K; ij++) for (const c of cols.pairs) pairs[ij * pairDim + c] = 1;
+      const g = { ...f, memory, pairs };
+      const [a, b] = [await other.run(f, 0.5), await other.run(g, 0.5)];
+      expect(maxAbsDiff(a.affinity, b.affinity)).toBe(0);
+      expect(maxAbsDiff(a.credibility, b.credibility)).toBe(0);
+      expect(maxAbsDiff(a.support, b.support)).toBe(0);
+      expect(maxAbsDiff((await model.run(f, 0.5)).affinity, (await model.run(g, 0.5)).affinity)).toBeGreaterThan(1e-4);
+      expect(maxAbsDiff(tfjsOutputs(g, 0.5, blind, blindWeights).affinity as Float32Array, b.affinity)).toBeLessThan(1e-4);
     } finally {
       await other.close();
     }

@@ -6,7 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { formatFixed, numberOption } from '../options';
 import { phasedBar } from '../progress';
 import { AGENT_FEATURIZER_VERSION, type FeatureGroup, FEATURIZER_VERSION, type FeaturizerVersion, featurizerVersionsText, GROUPS, isFeaturizerVersion, SLICE_FEATURIZER_VERSION, STORE_FEATURIZER_VERSION } from '../../model/featurizer';
-import { DEFAULT_HYPER } from '../../model/spec';
+import { BLINDABLE, DEFAULT_HYPER } from '../../model/spec';
 import { type AffinityRefitReport, REFIT_DEFAULTS } from '../../train/affinity-refit';
 import { type TrainEvent, train, TRAIN_DEFAULTS } from '../../train/trainer';
 import { cliIo } from '../io';
@@ -24,6 +24,13 @@ function groupDropoutOption(value: string): Partial<Record<FeatureGroup, number>
     out[name as FeatureGroup] = x;
   }
   return out;
+}
+
+/** `kind`: input groups the model is built blind to (BLINDABLE), joined by commas. */
+function blindOption(value: string): FeatureGroup[] {
+  const groups = value.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const g of groups) if (!BLINDABLE.includes(g as FeatureGroup)) throw new InvalidArgumentError(`"${g}": a model can be built blind to ${BLINDABLE.join(', ')} only`);
+  return [...new Set(groups)] as FeatureGroup[];
 }
 
 const formatGroupDropout = (d: Partial<Record<FeatureGroup, number>>): string =>
@@ -141,6 +148,7 @@ export function trainCommand(): Command {
     .option('--hidden <d>', `d: the width of the memory representation (default ${DEFAULT_HYPER.hidden})`, numberOption('hidden width', (x) => Number.isInteger(x) && x >= 4 && x <= 512))
     .option('--component-attention', "attention by recorded component: a source and its recorded copies draw the attention of one member (each key's logit − log of its provenance component's size)")
     .option('--memory-text-blind', "the input projection does not read the memories' hashed texts (a wording family's vocabulary cannot be memorised); text still counts through the scalar, pair and support features")
+    .option('--blind <groups>', `input groups the model never reads, joined by commas (${BLINDABLE.join(', ')}): their inputs are multiplied by fixed zeros in the graph, so what a memory says of its own kind cannot move a decision`, blindOption)
     .option('--context-free-credibility', 'credibility c_i from the memory and the query alone (x_0), not from the attended representation, so the rest of the slice cannot move how much a statement counts')
     .option('--no-episodes', 'train on initial slices only (no final slices of recovery episodes)')
     .option('--no-variants', "leave out the training queries' corr / ind variant slices")
@@ -191,6 +199,7 @@ export function trainCommand(): Command {
         componentAttention?: boolean;
         contextFreeCredibility?: boolean;
         memoryTextBlind?: boolean;
+        blind?: FeatureGroup[];
       }) => {
         const engine = readOverrides(opts.engineConfig);
         const progress = trainProgress();
@@ -230,6 +239,7 @@ export function trainCommand(): Command {
                 ...(opts.componentAttention ? { componentAttention: true } : {}),
                 ...(opts.contextFreeCredibility ? { contextFreeCredibility: true } : {}),
                 ...(opts.memoryTextBlind ? { memoryTextBlind: true } : {}),
+                ...(opts.blind && opts.blind.length > 0 ? { blind: opts.blind } : {}),
               },
             },
             progress.onEvent,
