@@ -40,6 +40,11 @@ export interface EngineSetup {
    * heuristic policy): the "w/o Policy" ablation runs with these. Absent when nothing was replaced.
    */
   heuristicThresholds?: Pick<EngineConfig, 'tauN' | 'tauH'>;
+  /**
+   * The policy card whose τ_N, τ_H are in force (recalibrated for the learned policy): the normal course
+   * with a policy trained against this evidence model, said in the setup line (describeSetup), not a note.
+   */
+  thresholdsFrom?: string;
 }
 
 /** The engine with the given overrides of the default configuration (heuristic assignment provider). */
@@ -158,6 +163,7 @@ async function withPolicy(
   const card = readPolicyCard(cardFile);
   let config = setup.config;
   let heuristicThresholds: EngineSetup['heuristicThresholds'];
+  let thresholdsFrom: string | undefined;
   if (!card) notes.push(`${cardFile}: no policy card; τ_N, τ_H are the evidence model's`);
   else if (card.sha256 !== sha256Of(file)) notes.push(`${cardFile} describes another policy file (sha256 differs): its τ_N, τ_H are ignored`);
   else if (card.thresholds) {
@@ -167,14 +173,15 @@ async function withPolicy(
     } else if (given.tauN === undefined && given.tauH === undefined) {
       heuristicThresholds = { tauN: config.tauN, tauH: config.tauH };
       config = { ...config, tauN: card.thresholds.tauN, tauH: card.thresholds.tauH };
-      notes.push(`τ_N = ${card.thresholds.tauN}, τ_H = ${card.thresholds.tauH}: recalibrated for the learned policy (${cardFile})`);
+      thresholdsFrom = cardFile;
     }
   }
-  return { ...setup, config, policy, notes, ...(heuristicThresholds ? { heuristicThresholds } : {}) };
+  return { ...setup, config, policy, notes, ...(heuristicThresholds ? { heuristicThresholds } : {}), ...(thresholdsFrom ? { thresholdsFrom } : {}) };
 }
 
-/** One line saying which components ran, naming stand-ins as such. */
-export function describeSetup(setup: Pick<EngineSetup, 'model' | 'policy'>): string {
+/** One line saying which components ran, naming stand-ins as such, and where τ_N, τ_H came from a policy's card. */
+export function describeSetup(setup: Pick<EngineSetup, 'model' | 'policy'> & Partial<Pick<EngineSetup, 'config' | 'thresholdsFrom'>>): string {
   const tag = (name: string, heuristic: boolean) => (heuristic ? `${name} (HEURISTIC stand-in)` : name);
-  return `assignment: ${tag(setup.model.name, setup.model.heuristic)}; policy: ${tag(setup.policy.name, setup.policy.heuristic)}`;
+  const gate = setup.thresholdsFrom && setup.config ? `; τ_N = ${setup.config.tauN}, τ_H = ${setup.config.tauH}, recalibrated for the learned policy (${setup.thresholdsFrom})` : '';
+  return `assignment: ${tag(setup.model.name, setup.model.heuristic)}; policy: ${tag(setup.policy.name, setup.policy.heuristic)}${gate}`;
 }

@@ -14,7 +14,7 @@ import { OnnxEvidenceModel } from '../../electron/model/onnx-model';
 import { readPolicyCard } from '../../electron/policy/card';
 import { stepFeatures } from '../../electron/policy/features';
 import { OnnxRecoveryPolicy } from '../../electron/policy/onnx-policy';
-import { loadEngine } from '../../electron/runtime/setup';
+import { describeSetup, loadEngine } from '../../electron/runtime/setup';
 import { softmax } from '../../shared/math/softmax';
 import type { Store } from '../../electron/store/store';
 import type { EpisodeRecord } from '../../shared/episode';
@@ -126,7 +126,9 @@ describe('the learned policy in the engine', () => {
     const own = modelCardThresholds();
     expect([setup.config.tauN, setup.config.tauH]).toEqual([2, 0.5]);
     expect(setup.heuristicThresholds).toEqual(own);
-    expect(setup.notes?.join(' ')).toMatch(/τ_N = 2, τ_H = 0\.5: recalibrated for the learned policy/);
+    // The normal course, not a warning: said in the setup line the CLI prints, never among the notes.
+    expect(setup.notes?.join(' ') ?? '').not.toMatch(/recalibrated/);
+    expect(describeSetup(setup)).toMatch(/policy: learned:policy; τ_N = 2, τ_H = 0\.5, recalibrated for the learned policy \(.*policy\.card\.json\)$/);
     const episodes = await episodesOf(setup, ['cama', 'cama_wo_policy']);
     for (const e of episodes.get('cama') ?? []) expect([e.config.tauN, e.config.tauH]).toEqual([2, 0.5]);
     for (const e of episodes.get('cama_wo_policy') ?? []) expect([e.config.tauN, e.config.tauH]).toEqual([own.tauN, own.tauH]);
