@@ -289,21 +289,21 @@ describe('findings on every step of the demo', () => {
     expect(e.findings.find((f) => f.kind === 'gold-absent')?.text).toContain('"green" is not among this step\'s hypotheses (grey and blue)');
   });
 
-  it('q28 at t = 0: an added edge merges the two "eight" observations into one source, and the finding names the edge, the merge and the fall in N_eff', async () => {
-    const v = byQuery('q28');
+  it('q8 at t = 0: an added edge merges amber\'s two observations into one source, and the finding names the edge, the merge and the fall in N_eff', async () => {
+    const v = byQuery('q8');
     const stored = v.episode.steps[0] as StepRecord;
     const slotOf = (step: Pick<StepRecord, 'assignment' | 'sliceIds'>, id: string) => {
       const z = step.assignment[step.sliceIds.indexOf(id)] as number[];
       return z.indexOf(Math.max(...z));
     };
-    expect(slotOf(stored, 'm93')).not.toBe(slotOf(stored, 'm95'));
-    const edits = { disabled: [], addEdges: [{ child: 'm95', parent: 'm93' }], removeEdges: [] };
+    expect(slotOf(stored, 'm21')).not.toBe(slotOf(stored, 'm22'));
+    const edits = { disabled: [], addEdges: [{ child: 'm22', parent: 'm21' }], removeEdges: [] };
     const w = await ok('whatIf', { episodeId: v.episode.id, t: 0, ...edits });
-    expect(slotOf(w.step, 'm93')).toBe(slotOf(w.step, 'm95'));
+    expect(slotOf(w.step, 'm21')).toBe(slotOf(w.step, 'm22'));
     // The two observations now count as one source: N_eff falls by one, and the finding names the edge and the merge.
     const f = explain({ step: w.step, gold: v.query.answer, whatIf: { stored, edits } }).findings[0];
     expect(f?.kind).toBe('whatif-neff');
-    expect(f?.text).toBe('N_eff falls from 4.000 to 3.000 (−1.000) after adding edge m95←m93: S3 and S4 merged into S3 (m93 and m95 now count as one factor).');
+    expect(f?.text).toBe('N_eff falls from 3.000 to 2.000 (−1.000) after adding edge m22←m21: S2 and S3 merged into S2 (m21 and m22 now count as one factor).');
   });
 });
 
