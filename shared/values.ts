@@ -6,6 +6,7 @@
  * Warriors." and "Golden State Warriors" are one hypothesis; a value read from text rarely keeps either).
  */
 export function normalizeValue(value: string): string {
+  if (value.length > NORMALIZED_MAX_LENGTH) return normalizeOnce(value);
   let v = normalized.get(value);
   if (v === undefined) {
     if (normalized.size >= NORMALIZED_LIMIT) normalized.clear();
@@ -15,8 +16,11 @@ export function normalizeValue(value: string): string {
 }
 
 // The engine normalizes the same few thousand subjects, attributes and values at every claim test of every
-// step (claimMatchesKey): each string's form is kept, a Map lookup in place of four regular expressions.
+// step (claimMatchesKey): each short string's form is kept, a Map lookup in place of four regular
+// expressions. Whole memory texts (normalized once each, and kept by text-features.ts) stay out of it, so
+// they neither fill it nor push the keys out.
 const NORMALIZED_LIMIT = 20_000;
+const NORMALIZED_MAX_LENGTH = 200;
 const normalized = new Map<string, string>();
 
 function normalizeOnce(value: string): string {
