@@ -12,6 +12,9 @@ export interface WorkerEntry {
   execArgv?: string[];
 }
 
+/** What a worker that exits without a result did (a job's error, or runInWorker's). */
+const stoppedEarly = (code: number): string => `the worker stopped (exit code ${code}) before finishing`;
+
 /**
  * Runs one request in a worker thread of its own, outside the job list (nothing the user started or waits
  * on by name): the promise settles with the worker's result, or rejects with its error.
@@ -24,7 +27,7 @@ export function runInWorker(entry: WorkerEntry, request: WorkerRequest): Promise
       else if (msg.type === 'error') reject(new Error(msg.error));
     });
     worker.on('error', reject);
-    worker.on('exit', (code) => reject(new Error(`the worker stopped (exit code ${code}) before finishing`)));
+    worker.on('exit', (code) => reject(new Error(stoppedEarly(code))));
   });
 }
 
@@ -66,7 +69,7 @@ export class JobManager {
         else finish({ state: 'failed', error: msg.error });
       });
       worker.on('error', (err) => finish({ state: 'failed', error: err.message }));
-      worker.on('exit', (code) => finish({ state: 'failed', error: `the worker stopped (exit code ${code}) before finishing` }));
+      worker.on('exit', (code) => finish({ state: 'failed', error: stoppedEarly(code) }));
     });
     return { status: { ...job }, done };
   }
