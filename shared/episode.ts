@@ -1,7 +1,7 @@
 // The episode record (DESIGN.md section 3 item 9): every step of Algorithm 1, stored so that any episode
 // can be replayed and stepped through exactly. Plain JSON-safe data: numbers, strings, arrays.
 
-import type { ProvenanceEdge } from './domain';
+import type { ClaimKey, ProvenanceEdge } from './domain';
 
 export type ActionKind = 'expand' | 'trace' | 'stop';
 
@@ -15,6 +15,11 @@ export interface RecoveryAction {
   reason?: string;
   /** expand: the hypothesis the reformulation targets, where it targets one. */
   focus?: string;
+  /**
+   * expand: retrieve the memories that make a claim on this key first (those outside the slice, from agents
+   * the slice does not hold first), and only then `target`'s best by text; absent: `target` alone.
+   */
+  onKey?: ClaimKey;
 }
 
 export interface OfferedAction extends RecoveryAction {

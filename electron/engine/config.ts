@@ -19,6 +19,10 @@ export const EngineConfigSchema = z
     maxReformulations: z.number().int().min(0).max(10).default(3).describe('bound on Expand reformulations offered per step'),
     expand: z.boolean().default(true).describe('offer Expand actions (false: the w/o Expand ablation)'),
     trace: z.boolean().default(true).describe('offer Trace actions (false: the w/o Trace ablation)'),
+    expandOnKey: z
+      .boolean()
+      .default(true)
+      .describe("where the key is known, the deeper Expand takes the memories claiming on it first, then text (false: by text alone, the engine's Expand before 2026-12-06)"),
     decoupling: z.boolean().default(true).describe('infer slots (false: each memory its own slot, the w/o Decoupling ablation)'),
     duplicateThreshold: z
       .number()

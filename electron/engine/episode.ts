@@ -15,7 +15,7 @@ import { type RecoveryPolicy, type TraceReach, choose } from './policy';
 import { FIXED_RELIABILITY_HEAD, priorAttributes } from './priors';
 import { traceCandidates } from './provenance';
 import { type Reformulator, reformulations } from './reformulate';
-import { initialSlice, retrieve } from './retrieve';
+import { initialSlice, retrieve, retrieveOnKey } from './retrieve';
 import { evidenceMask, type SupportScores } from './scorer';
 import { rememberingSource } from './source-memo';
 import { buildSliceInput, buildSliceInputWith, type SliceStore, type TextReader } from './slice-input';
@@ -134,7 +134,7 @@ export async function runEpisode(engine: EngineDeps, query: Query, opts: Episode
       const actions: RecoveryAction[] = [];
       if (config.expand) {
         const plan = deps.reformulator ?? reformulations;
-        const fresh = await plan(query, analysis.key, hypotheses, arb.posterior, slice, config.maxReformulations + issued.size);
+        const fresh = await plan(query, analysis.key, hypotheses, arb.posterior, slice, config.maxReformulations + issued.size, config.expandOnKey);
         actions.push(...fresh.filter((a) => !issued.has(a.target)).slice(0, config.maxReformulations));
       }
       const top = argmax(arb.posterior);
@@ -177,7 +177,11 @@ export async function runEpisode(engine: EngineDeps, query: Query, opts: Episode
     let next = slice;
     if (chosen?.kind === 'expand' && chosen.target) {
       issued.add(chosen.target);
-      next = [...slice, ...retrieve(source, chosen.target, config.kAdd, { asOf: query.asOf, exclude: new Set(ids) })];
+      const within = { asOf: query.asOf, exclude: new Set(ids) };
+      const added = chosen.onKey
+        ? retrieveOnKey(source, chosen.onKey, chosen.target, config.kAdd, { ...within, agents: new Set(slice.map((m) => m.agent)) })
+        : retrieve(source, chosen.target, config.kAdd, within);
+      next = [...slice, ...added];
     } else if (chosen?.kind === 'trace') {
       const candidate = traces.find((c) => c.child === chosen?.target);
       if (candidate) next = [...slice, ...source.memories(candidate.parents)];

@@ -44,6 +44,8 @@ export function reformulations(
   posterior: ArrayLike<number>,
   slice: readonly SliceMemory[],
   max: number,
+  /** Whether the deeper Expand asks for the memories claiming on a known key first (EngineConfig.expandOnKey). */
+  onKey = true,
 ): ExpandAction[] {
   if (max <= 0) return [];
   // Anchor on the subject as a phrase where the key is known, so Expand stays on the thing asked about
@@ -93,7 +95,18 @@ export function reformulations(
     });
   }
 
-  // Deeper on the subject itself (retrieval skips what the slice holds).
-  push({ kind: 'expand', target: anchor, label: `Expand("${anchorText}")`, reason: 'the next memories on the subject' });
+  // Deeper on the subject itself (retrieval skips what the slice holds): where the key is known, the memories
+  // claiming on it first (retrieve.ts retrieveOnKey), so that what comes in does not hang on their wording.
+  push(
+    key && onKey
+      ? {
+          kind: 'expand',
+          target: anchor,
+          label: `Expand(claims on "${key.subject}" · ${key.attribute}, then "${anchorText}")`,
+          reason: 'the next memories claiming on the key (from agents the slice lacks first), then on the subject',
+          onKey: { subject: key.subject, attribute: key.attribute },
+        }
+      : { kind: 'expand', target: anchor, label: `Expand("${anchorText}")`, reason: 'the next memories on the subject' },
+  );
   return out;
 }

@@ -5,7 +5,7 @@
 // 180 (τ_p, τ_N, τ_H) settings (eval/source-memo.ts). Answers are shared, and arrays are copied on the way
 // out so a caller may extend its own.
 
-import type { ProvenanceEdge } from '../../shared/domain';
+import type { ClaimKey, ProvenanceEdge } from '../../shared/domain';
 import type { SearchHit, SearchOptions } from '../store/memories';
 import type { AgentBehaviour, MemorySource, SliceMemory, WordCounts } from './types';
 
@@ -26,19 +26,23 @@ function remember<T>(cache: Map<string, T>, key: string, limit: number, make: ()
   return v;
 }
 
-/** `source`'s searches, memory reads, edge reads and word counts, each asked of it once while the memo holds them. */
+/** `source`'s searches, memory reads, edge reads, key lookups and word counts, each asked of it once while the memo holds them. */
 export function rememberingSource(source: MemorySource, limit = 100_000): MemorySource {
   const searches = new Map<string, SearchHit[]>();
   const reads = new Map<string, SliceMemory[]>();
   const among = new Map<string, ProvenanceEdge[]>();
   const parents = new Map<string, ProvenanceEdge[]>();
   const frequencies = new Map<string, number>();
+  const claiming = new Map<string, string[]>();
   return {
     searchMemories: (match, opts) => [...remember(searches, searchKey(match, opts), limit, () => source.searchMemories(match, opts))],
     memories: (ids) => [...remember(reads, idsKey(ids), limit, () => source.memories(ids))],
     edgesAmong: (ids) => [...remember(among, idsKey(ids), limit, () => source.edgesAmong(ids))],
     parentsOf: (id) => [...remember(parents, id, limit, () => source.parentsOf(id))],
     documentFrequency: (word) => remember(frequencies, word, limit, () => source.documentFrequency(word)),
+    ...(source.memoryIdsClaiming
+      ? { memoryIdsClaiming: (key) => [...remember(claiming, idsKey([key.subject, key.attribute]), limit, () => (source.memoryIdsClaiming as (k: ClaimKey) => string[]).call(source, key))] }
+      : {}),
     ...(source.documentCount ? { documentCount: () => (source.documentCount as () => number).call(source) } : {}),
     ...(source.agentBehaviour ? { agentBehaviour: () => (source.agentBehaviour as () => AgentBehaviour).call(source) } : {}),
     ...(source.wordCounts

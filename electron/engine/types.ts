@@ -1,7 +1,7 @@
 // What the engine needs from a memory store. The SQLite store satisfies it; the engine depends on this
 // interface only, so it can be exercised on any store with the same behaviour.
 
-import type { ProvenanceEdge } from '../../shared/domain';
+import type { ClaimKey, ProvenanceEdge } from '../../shared/domain';
 import type { AgentBehaviour } from '../store/agent-behaviour';
 import type { SearchHit, SearchOptions, StoredMemory, WordCounts } from '../store/memories';
 
@@ -18,6 +18,11 @@ export interface MemorySource {
   parentsOf(id: string): ProvenanceEdge[];
   /** Recorded edges with both ends in `ids`. */
   edgesAmong(ids: readonly string[]): ProvenanceEdge[];
+  /**
+   * Ids of the base pool's memories that make a claim on `key`, in store order. Optional: a source without
+   * it is searched by text alone (retrieveOnKey).
+   */
+  memoryIdsClaiming?(key: ClaimKey): string[];
   /** How many memories of the store hold the word (as the full-text index reads it); 0 for none. */
   documentFrequency(word: string): number;
   /** How many memories the full-text index holds: the N of documentFrequency's IDF. */

@@ -15,7 +15,7 @@ import { ExpandSchema, expandPrompt } from './prompts';
 const MAX_TEXT_CHARS = 1000;
 
 export function llmReformulator(client: LlmClient): Reformulator {
-  return async (query, key, hypotheses, posterior, slice, max) => {
+  return async (query, key, hypotheses, posterior, slice, max, onKey) => {
     if (max <= 0) return [];
     const answer = await client.json(
       expandPrompt({
@@ -33,7 +33,7 @@ export function llmReformulator(client: LlmClient): Reformulator {
     });
     const out: ExpandAction[] = [];
     const seen = new Set<string>();
-    for (const a of [...planned, ...reformulations(query, key, hypotheses, posterior, slice, max)]) {
+    for (const a of [...planned, ...reformulations(query, key, hypotheses, posterior, slice, max, onKey)]) {
       if (out.length >= max || seen.has(a.target)) continue;
       seen.add(a.target);
       out.push(a);

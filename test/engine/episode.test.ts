@@ -7,6 +7,8 @@ import { type EngineConfig, engineConfig } from '../../electron/engine/config';
 import { argmax, runEpisode } from '../../electron/engine/episode';
 import { heuristicModel } from '../../electron/engine/evidence/heuristic';
 import { heuristicPolicy } from '../../electron/engine/policy';
+import { retrieve } from '../../electron/engine/retrieve';
+import { phrase } from '../../electron/engine/text';
 import type { Store } from '../../electron/store/store';
 import { majorityVote, statedValues } from '../../electron/eval/baselines';
 import type { EpisodeRecord, StepRecord } from '../../shared/episode';
@@ -33,6 +35,7 @@ const slotOf = (step: StepRecord, id: string) => {
   return row.indexOf(Math.max(...row));
 };
 const actions = (e: EpisodeRecord) => e.steps.filter((s) => s.chosen && s.chosen.kind !== 'stop');
+const ids = (ms: ReadonlyArray<{ id: string }>) => ms.map((m) => m.id);
 
 describe('recovering from a copied stale source', () => {
   it('traces the missing parent first, collapses the copies into one slot, and flips to the gold answer', async () => {
@@ -71,9 +74,29 @@ describe('recovering from a copied stale source', () => {
     expect(e.answer).toBe('closed');
   });
 
-  it('w/o Trace never offers a Trace, and the false majority stands', async () => {
+  it('w/o Trace never offers a Trace; Expand on the key still reaches the report its words hide, a step later', async () => {
     const e = await run('gate', { trace: false });
     for (const s of e.steps) expect(s.offered.filter((o) => o.kind === 'trace')).toEqual([]);
+    // By its words the report is out of reach: "northern entrance unbarred" shares no word with the question
+    // and not the subject's phrase, so no text query of the episode finds it...
+    const first = e.steps[0] as StepRecord;
+    expect(ids(retrieve(store, phrase(['north', 'gate']), 10, { exclude: new Set(first.sliceIds) }))).not.toContain('s0');
+    // ...but it claims on the key, so the deeper Expand brings it in, with its four recorded edges.
+    const arrival = e.steps.find((s) => s.added.memoryIds.includes('s0')) as StepRecord;
+    expect(arrival.chosen?.kind).toBe('expand');
+    expect(arrival.chosen?.onKey).toEqual({ subject: 'north gate', attribute: 'state' });
+    expect(arrival.added.edges.map((x) => `${x.child}->${x.parent}`).sort()).toEqual(COPIES.map((c) => `${c}->s0`));
+    // One slot for the report and its copies: N_eff 6 -> 3, and the false majority falls.
+    expect(e.steps.at(-1)?.nEff).toBeCloseTo(3, 12);
+    expect(e.answer).toBe('closed');
+    // Without Trace it took an Expand that found nothing first; with Trace, one step.
+    expect(actions(e).length).toBeGreaterThan(actions(await run('gate')).length);
+  });
+
+  it('with expandOnKey off, Expand ranks by words alone, never reaches the report, and the false majority stands', async () => {
+    const e = await run('gate', { trace: false, expandOnKey: false });
+    for (const s of e.steps) for (const o of s.offered) expect(o.onKey).toBeUndefined();
+    expect(actions(e).length).toBeGreaterThan(0);
     expect(e.steps.flatMap((s) => s.sliceIds)).not.toContain('s0');
     expect(e.answer).toBe('open');
   });
