@@ -125,7 +125,7 @@ describe('the inspector explains what the numbers say', () => {
     expect(Number(await row0.getByTestId('tl-effect').getAttribute('data-dneff'))).toBeCloseTo((s1?.nEff ?? 0) - (s0?.nEff ?? 0), 9);
     // Step 0's Expand brings the gold answer, quarry, into the slice: a new hypothesis and two more sources.
     expect(await row0.getByTestId('tl-effect').textContent()).toContain('ΔN_eff +2.00');
-    expect(await row0.getByTestId('tl-effect').textContent()).toContain('ΔP(quarry) new +0.984');
+    expect(await row0.getByTestId('tl-effect').textContent()).toContain('ΔP(quarry) new +0.998');
     // The failing half is named, with its numbers.
     expect(await row0.getByTestId('tl-failing').textContent()).toBe(`fails: N_eff 1.00 < τ_N ${view.episode.config.tauN}`);
     const reasons = await row0.getByTestId('tl-offer-reason').allTextContents();
