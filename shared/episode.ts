@@ -79,8 +79,12 @@ export interface StepRecord {
   offered: OfferedAction[];
   /** The action taken at this step, or null when the episode ended here by budget. */
   chosen: OfferedAction | null;
-  /** What the chosen action added to form step t + 1. */
-  added: { memoryIds: string[]; edges: ProvenanceEdge[] };
+  /**
+   * What the chosen action added to form step t + 1. `onKey`, for an Expand on the key (RecoveryAction.onKey)
+   * only: the added memories it took by their claims on the key; the others it took by text. Absent for
+   * every other action and in episodes recorded before 2026-12-06.
+   */
+  added: { memoryIds: string[]; edges: ProvenanceEdge[]; onKey?: string[] };
   timings: StepTimings;
 }
 

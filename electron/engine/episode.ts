@@ -175,12 +175,18 @@ export async function runEpisode(engine: EngineDeps, query: Query, opts: Episode
     // Apply the chosen action to form C^(t+1).
     start = performance.now();
     let next = slice;
+    let addedOnKey: string[] | undefined;
     if (chosen?.kind === 'expand' && chosen.target) {
       issued.add(chosen.target);
       const within = { asOf: query.asOf, exclude: new Set(ids) };
       const added = chosen.onKey
         ? retrieveOnKey(source, chosen.onKey, chosen.target, config.kAdd, { ...within, agents: new Set(slice.map((m) => m.agent)) })
         : retrieve(source, chosen.target, config.kAdd, within);
+      if (chosen.onKey) {
+        // What the text query filled in cannot claim on the key: retrieveOnKey takes every such memory first.
+        const claiming = new Set(source.memoryIdsClaiming?.(chosen.onKey) ?? []);
+        addedOnKey = added.filter((m) => claiming.has(m.id)).map((m) => m.id);
+      }
       next = [...slice, ...added];
     } else if (chosen?.kind === 'trace') {
       const candidate = traces.find((c) => c.child === chosen?.target);
@@ -196,7 +202,7 @@ export async function runEpisode(engine: EngineDeps, query: Query, opts: Episode
       decisionState: Array.from(decision),
       offered,
       chosen,
-      added: { memoryIds: addedIds, edges: addedEdges },
+      added: { memoryIds: addedIds, edges: addedEdges, ...(addedOnKey ? { onKey: addedOnKey } : {}) },
       timings: { retrieveMs, assignMs: analysis.assignMs, arbitrateMs: analysis.arbitrateMs, policyMs },
     });
     if (!chosen || chosen.kind === 'stop') break;

@@ -100,6 +100,15 @@ function Added({ step, next, memories }: { step: StepRecord; next: StepRecord | 
             >
               {id}
             </button>
+            {step.added.onKey && (
+              <span
+                className={`tl-added-how ${step.added.onKey.includes(id) ? 'on-key' : 'by-text'}`}
+                data-testid="tl-added-how"
+                title={step.added.onKey.includes(id) ? 'taken by its claim on the question\'s key' : 'taken by text: no memory on the key was left to take'}
+              >
+                {step.added.onKey.includes(id) ? 'on the key' : 'by text'}
+              </span>
+            )}
             <span className="small">{shortText(memories[id]?.text ?? '', 80)}</span>
           </li>
         ))}

@@ -1,7 +1,9 @@
 // `cama episode`: one query through the recovery loop, as a step trace or as an EpisodeRecord in JSON.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EpisodeRecord } from '../../shared/episode';
-import { cama, ok, smallBundle } from './helpers';
+import { cama, ok, ROOT, smallBundle, tempDir } from './helpers';
 
 let bundle: string;
 beforeAll(async () => {
@@ -36,6 +38,18 @@ describe('cama episode', () => {
     expect(stepLines).toHaveLength(e.steps.length);
     stepLines.forEach((l, i) => expect(l).toContain(`N_eff=${e.steps[i]!.nEff.toFixed(2)}`));
     expect(text.split('\n')[0]).toContain(`answer ${e.answer ?? '(none)'}`);
+  });
+
+  it('says how each memory an Expand on the key added came in', async () => {
+    // The false-majority fixture without Trace: the copied report, hidden from text retrieval, comes in by its
+    // claim on the key (engine/episode.test.ts follows the same episode step by step).
+    const settings = join(tempDir(), 'no-trace.json');
+    writeFileSync(settings, JSON.stringify({ trace: false }));
+    const fixture = join(ROOT, 'test', 'fixtures', 'bundles', 'false-majority');
+    const r = ok(await cama('episode', '--bundle', fixture, '--query', 'gate', '--engine-config', settings, '--model', 'heuristic'));
+    expect(r.stdout).toMatch(/→ [\d.]+ {2}Expand\(claims on "north gate" · state, then "north gate"\)/);
+    expect(r.stdout).toContain('added s0 (on the key); edges ');
+    expect(r.stdout.split('\n')[0]).toBe('query gate: answer closed (gold: closed)');
   });
 
   it('an unknown query exits 1 naming it', async () => {

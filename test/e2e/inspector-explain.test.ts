@@ -121,7 +121,15 @@ describe('the inspector explains what the numbers say', () => {
     const row0 = wb.page.locator('[data-testid="tl-row"][data-step="0"]');
     const added = await row0.getByTestId('tl-added-memory').allTextContents();
     expect(added.length).toBe(s0?.added.memoryIds.length);
-    for (const [k, id] of (s0?.added.memoryIds ?? []).entries()) expect(added[k]).toContain(`${id}${view.memories[id]?.text.slice(0, 30)}`);
+    for (const [k, id] of (s0?.added.memoryIds ?? []).entries()) {
+      expect(added[k]?.startsWith(id)).toBe(true);
+      expect(added[k]).toContain(view.memories[id]?.text.slice(0, 30));
+    }
+    // It is an Expand on the key: three memories came by their claims on the key, two by text after them.
+    expect(s0?.chosen?.onKey).toEqual({ subject: view.query.subject, attribute: view.query.attribute });
+    const how = await row0.getByTestId('tl-added-how').allTextContents();
+    expect(how).toEqual((s0?.added.memoryIds ?? []).map((id) => (s0?.added.onKey?.includes(id) ? 'on the key' : 'by text')));
+    expect(how).toEqual(['on the key', 'on the key', 'on the key', 'by text', 'by text']);
     expect(Number(await row0.getByTestId('tl-effect').getAttribute('data-dneff'))).toBeCloseTo((s1?.nEff ?? 0) - (s0?.nEff ?? 0), 9);
     // Step 0's Expand brings the gold answer, quarry, into the slice: a new hypothesis and two more sources.
     expect(await row0.getByTestId('tl-effect').textContent()).toContain('ΔN_eff +2.00');

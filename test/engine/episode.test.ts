@@ -58,6 +58,7 @@ describe('recovering from a copied stale source', () => {
     expect(first.offered.filter((o) => o.kind === 'trace')).toHaveLength(1);
     for (const o of first.offered.filter((x) => x.kind !== 'trace')) expect(o.probability).toBeLessThan(first.chosen?.probability ?? 0);
     expect(first.added.memoryIds).toEqual(['s0']);
+    expect(first.added.onKey).toBeUndefined();
     expect(first.added.edges.map((x) => `${x.child}->${x.parent}`).sort()).toEqual(COPIES.map((c) => `${c}->s0`));
 
     // Step 1: the report and its copies are one factor; N_eff drops from 6 to 3 and the answer flips.
@@ -86,6 +87,8 @@ describe('recovering from a copied stale source', () => {
     expect(arrival.chosen?.kind).toBe('expand');
     expect(arrival.chosen?.onKey).toEqual({ subject: 'north gate', attribute: 'state' });
     expect(arrival.added.edges.map((x) => `${x.child}->${x.parent}`).sort()).toEqual(COPIES.map((c) => `${c}->s0`));
+    // The record says it came by its claim on the key (nothing was left for text to fill in).
+    expect(arrival.added.onKey).toEqual(['s0']);
     // One slot for the report and its copies: N_eff 6 -> 3, and the false majority falls.
     expect(e.steps.at(-1)?.nEff).toBeCloseTo(3, 12);
     expect(e.answer).toBe('closed');

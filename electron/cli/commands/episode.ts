@@ -40,7 +40,8 @@ export function renderEpisode(e: EpisodeRecord, gold?: string): string {
       `t=${s.t}  K=${s.sliceIds.length}  N_eff=${fixed(s.nEff, 2)}  H(P)=${fixed(s.entropy, 3)}  ${s.sufficient ? 'sufficient' : 'insufficient'}  P: ${post || '(no hypotheses)'}`,
     );
     for (const a of s.offered) lines.push(`      ${a === s.offered.find((x) => x.label === s.chosen?.label) ? '→' : ' '} ${fixed(a.probability, 3)}  ${a.label}${a.reason ? `  — ${a.reason}` : ''}`);
-    if (s.added.memoryIds.length > 0) lines.push(`      added ${s.added.memoryIds.join(', ')}${s.added.edges.length ? `; edges ${s.added.edges.map((x) => `${x.child}←${x.parent}`).join(', ')}` : ''}`);
+    const how = (id: string): string => (s.added.onKey === undefined ? '' : s.added.onKey.includes(id) ? ' (on the key)' : ' (by text)');
+    if (s.added.memoryIds.length > 0) lines.push(`      added ${s.added.memoryIds.map((id) => `${id}${how(id)}`).join(', ')}${s.added.edges.length ? `; edges ${s.added.edges.map((x) => `${x.child}←${x.parent}`).join(', ')}` : ''}`);
     if (!s.chosen) lines.push(s.t >= Number(e.config.budget) ? '      budget exhausted' : '      no action offered');
   }
   return lines.join('\n');
