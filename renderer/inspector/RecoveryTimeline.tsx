@@ -67,6 +67,21 @@ function Sufficiency({ step, thresholds }: { step: StepRecord; thresholds: Thres
   );
 }
 
+/** After an Expand on the key: whether the memory came by its claim on the key or by the text query after it. */
+function HowAdded({ step, id }: { step: StepRecord; id: string }) {
+  if (!step.added.onKey) return null;
+  const onKey = step.added.onKey.includes(id);
+  return (
+    <span
+      className={`tl-added-how ${onKey ? 'on-key' : 'by-text'}`}
+      data-testid="tl-added-how"
+      title={onKey ? "taken by its claim on the question's key" : 'taken by text: no memory on the key was left to take'}
+    >
+      {onKey ? 'on the key' : 'by text'}
+    </span>
+  );
+}
+
 function Added({ step, next, memories }: { step: StepRecord; next: StepRecord | undefined; memories: Record<string, MemoryView> }) {
   const select = useInspector((s) => s.select);
   const nothing = addedNothingReason(step);
@@ -100,15 +115,7 @@ function Added({ step, next, memories }: { step: StepRecord; next: StepRecord | 
             >
               {id}
             </button>
-            {step.added.onKey && (
-              <span
-                className={`tl-added-how ${step.added.onKey.includes(id) ? 'on-key' : 'by-text'}`}
-                data-testid="tl-added-how"
-                title={step.added.onKey.includes(id) ? 'taken by its claim on the question\'s key' : 'taken by text: no memory on the key was left to take'}
-              >
-                {step.added.onKey.includes(id) ? 'on the key' : 'by text'}
-              </span>
-            )}
+            <HowAdded step={step} id={id} />
             <span className="small">{shortText(memories[id]?.text ?? '', 80)}</span>
           </li>
         ))}
