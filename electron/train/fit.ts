@@ -26,6 +26,8 @@ export interface FitOptions extends LossWeights {
   groupDropout: Partial<Record<FeatureGroup, number>>;
   /** λ_c: weight of the consistency term between a slice and the same slice with corr copies appended. */
   lambdaC: number;
+  /** Within that term, the weight of the base members' credibility agreeing (consistencyLoss; 0 or absent: not asked). */
+  lambdaCc?: number;
   /** λ_w: weight of the wording-consistency term between a slice and its twin rewritten in another family (0: off). */
   lambdaW?: number;
   /** λ of an L2 penalty Σ‖W‖² on the weight matrices (the glorot-initialised parameters). */
@@ -137,7 +139,7 @@ export async function fit(
               const l = exampleLoss(spec, params, withDropped(t, dropped), opts);
               total = tf.add(total, l.total);
               if (t.partner && opts.lambdaC > 0) {
-                const c = consistencyLoss(spec, params, withDropped(t, dropped), withDropped(t.partner, dropped), opts.tauP, opts.slots);
+                const c = consistencyLoss(spec, params, withDropped(t, dropped), withDropped(t.partner, dropped), opts.tauP, opts.slots, opts.lambdaCc ?? 0);
                 total = tf.add(total, tf.mul(c, opts.lambdaC));
                 extra.consistency += c.dataSync()[0] as number;
                 extra.consistencyN++;

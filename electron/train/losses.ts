@@ -199,9 +199,13 @@ function posteriorDisagreement(fa: ForwardResult, fb: ForwardResult, a: ExampleT
  * The consistency term for an example and its partner (the same slice with corr copies appended, the
  * base members first): the mean squared difference of the affinity D over the base members, plus the
  * symmetric KL divergence of the posteriors where both decide between the same hypotheses. Appending
- * copies of one memory should change neither how the others group nor the decision (RS, Eq. 19).
+ * copies of one memory should change neither how the others group nor the decision (RS, Eq. 19). With
+ * `credibilityWeight` > 0, also that weight times the mean squared difference of the base members'
+ * credibility c_i over their evidence rows: copies of one side should not make the other side's statements
+ * count for more (a credibility head that learned "the side with many copies is the false one" turns
+ * appended copies of a wrong majority into a flip to the gold, which RS counts too).
  */
-export function consistencyLoss(spec: ModelSpec, params: TensorMap, a: ExampleTensors, b: ExampleTensors, tauP: number, slots: SlotOptions): tf.Scalar {
+export function consistencyLoss(spec: ModelSpec, params: TensorMap, a: ExampleTensors, b: ExampleTensors, tauP: number, slots: SlotOptions, credibilityWeight = 0): tf.Scalar {
   const fa = forwardExample(spec, params, a, tauP, slots);
   const fb = forwardExample(spec, params, b, tauP, slots);
   const K = fa.affinity.shape[0];
@@ -209,7 +213,12 @@ export function consistencyLoss(spec: ModelSpec, params: TensorMap, a: ExampleTe
   const both = tf.matMul(a.evidence, a.evidence, false, true); // K×K: evidence pairs
   const pairs = Math.max(1, (a.supportRows as number) ** 2);
   const loss = tf.div(tf.sum(tf.mul(tf.square(tf.sub(fa.affinity, Db)), both)), pairs) as tf.Scalar;
-  return tf.add(loss, posteriorDisagreement(fa, fb, a, b)) as tf.Scalar;
+  const decided = tf.add(loss, posteriorDisagreement(fa, fb, a, b)) as tf.Scalar;
+  if (credibilityWeight <= 0) return decided;
+  const cb = tf.slice(fb.credibility, [0, 0], [K, fb.credibility.shape[1]]);
+  const rows = Math.max(1, a.supportRows as number);
+  const credibility = tf.div(tf.sum(tf.mul(tf.square(tf.sub(fa.credibility, cb)), a.evidence)), rows);
+  return tf.add(decided, tf.mul(credibility, credibilityWeight)) as tf.Scalar;
 }
 
 /**

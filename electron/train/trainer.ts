@@ -63,6 +63,8 @@ export interface TrainOptions {
   groupDropout?: Partial<Record<FeatureGroup, number>>;
   /** λ_c: weight of the consistency term between a slice and the same slice with corr copies appended. */
   lambdaC?: number;
+  /** Within the consistency term, the weight of the base members' credibility agreeing (0 or absent: not asked; needs λ_c > 0). */
+  lambdaCc?: number;
   /**
    * Wording families to rewrite each simulated training set in (its own families only; the shipped recipe
    * names all seven training families, README): each training question's initial slice is paired with the
@@ -185,6 +187,8 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     l2: options.l2 ?? TRAIN_DEFAULTS.l2,
     groupDropout: options.groupDropout ?? TRAIN_DEFAULTS.groupDropout,
     lambdaC: options.lambdaC ?? TRAIN_DEFAULTS.lambdaC,
+    // Recorded in the card only where asked, so that the cards of the recipes before it read as they did.
+    ...(options.lambdaCc ? { lambdaCc: options.lambdaCc } : {}),
     rewriteTwins: [...(options.rewriteTwins ?? [])],
     metadataTwins: options.metadataTwins ?? false,
     shuffledRewrites: options.shuffledRewrites ?? false,
@@ -193,6 +197,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     tauD: options.tauD ?? TRAIN_DEFAULTS.tauD,
     tauP: options.tauP ?? TRAIN_DEFAULTS.tauP,
   };
+  if (options.lambdaCc && !(hp.lambdaC > 0)) throw new Error('--lambda-cc weighs a part of the consistency term, which --lambda-c 0 turns off: give --lambda-c above 0');
   if (hp.shuffledRewrites && hp.rewriteTwins.length === 0) throw new RangeError('train: shuffled rewrites need rewrite twins (--rewrite-twins)');
   if (!Number.isInteger(hp.epochs) || hp.epochs < 1) throw new RangeError(`train: epochs must be an integer ≥ 1, got ${hp.epochs}`);
   if (!(hp.mu >= 0)) throw new RangeError(`train: μ must be ≥ 0, got ${hp.mu}`);

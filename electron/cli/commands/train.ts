@@ -119,6 +119,7 @@ export function trainCommand(): Command {
         .default(TRAIN_DEFAULTS.groupDropout, formatGroupDropout(TRAIN_DEFAULTS.groupDropout)),
     )
     .option('--lambda-c <λ>', 'λ_c: weight of the consistency term: a slice and the same slice with its corr copies appended should group their shared members and decide alike', numberOption('λ_c', (x) => x >= 0), TRAIN_DEFAULTS.lambdaC)
+    .option('--lambda-cc <λ>', "within the consistency term (needs --lambda-c), the weight of the shared members' credibility agreeing too: copies of one side should not make the other side count for more (an experiment, README; default 0: not asked)", numberOption('λ_cc', (x) => x >= 0))
     .option(
       '--rewrite-twins <families>',
       "wording families (commas) to rewrite each simulated training set in; each training question's initial slice is paired with the same memories in one of the rewrites, and a wording-consistency term asks for the same grouping, credibility and decision in both (the shipped recipe: its seven training families, README)",
@@ -181,6 +182,7 @@ export function trainCommand(): Command {
         groupDropout: Partial<Record<FeatureGroup, number>>;
         l2: number;
         lambdaC: number;
+        lambdaCc?: number;
         rewriteTwins?: string[];
         metadataTwins?: boolean;
         shuffledRewrites?: boolean;
@@ -223,6 +225,7 @@ export function trainCommand(): Command {
               groupDropout: opts.groupDropout,
               l2: opts.l2,
               lambdaC: opts.lambdaC,
+              ...(opts.lambdaCc ? { lambdaCc: opts.lambdaCc } : {}),
               ...(opts.rewriteTwins || opts.metadataTwins || opts.shuffledRewrites ? { rewriteTwins: opts.rewriteTwins ?? [], metadataTwins: opts.metadataTwins ?? false, shuffledRewrites: opts.shuffledRewrites ?? false, lambdaW: opts.lambdaW } : {}),
               refitAffinity: opts.refitAffinity === false ? null : opts.refitAffinity,
               tauD: opts.tauD,
