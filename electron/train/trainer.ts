@@ -197,7 +197,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
     tauD: options.tauD ?? TRAIN_DEFAULTS.tauD,
     tauP: options.tauP ?? TRAIN_DEFAULTS.tauP,
   };
-  if (options.lambdaCc && !(hp.lambdaC > 0)) throw new Error('--lambda-cc weighs a part of the consistency term, which --lambda-c 0 turns off: give --lambda-c above 0');
+  if (options.lambdaCc && !(hp.lambdaC > 0)) throw new RangeError('train: --lambda-cc weighs a part of the consistency term, which --lambda-c 0 turns off: give --lambda-c above 0');
   if (hp.shuffledRewrites && hp.rewriteTwins.length === 0) throw new RangeError('train: shuffled rewrites need rewrite twins (--rewrite-twins)');
   if (!Number.isInteger(hp.epochs) || hp.epochs < 1) throw new RangeError(`train: epochs must be an integer ≥ 1, got ${hp.epochs}`);
   if (!(hp.mu >= 0)) throw new RangeError(`train: μ must be ≥ 0, got ${hp.mu}`);
