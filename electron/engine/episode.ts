@@ -179,15 +179,11 @@ export async function runEpisode(engine: EngineDeps, query: Query, opts: Episode
     if (chosen?.kind === 'expand' && chosen.target) {
       issued.add(chosen.target);
       const within = { asOf: query.asOf, exclude: new Set(ids) };
-      const added = chosen.onKey
-        ? retrieveOnKey(source, chosen.onKey, chosen.target, config.kAdd, { ...within, agents: new Set(slice.map((m) => m.agent)) })
-        : retrieve(source, chosen.target, config.kAdd, within);
       if (chosen.onKey) {
-        // What the text query filled in cannot claim on the key: retrieveOnKey takes every such memory first.
-        const claiming = new Set(source.memoryIdsClaiming?.(chosen.onKey) ?? []);
-        addedOnKey = added.filter((m) => claiming.has(m.id)).map((m) => m.id);
-      }
-      next = [...slice, ...added];
+        const got = retrieveOnKey(source, chosen.onKey, chosen.target, config.kAdd, { ...within, agents: new Set(slice.map((m) => m.agent)) });
+        addedOnKey = got.onKey.map((m) => m.id);
+        next = [...slice, ...got.onKey, ...got.byText];
+      } else next = [...slice, ...retrieve(source, chosen.target, config.kAdd, within)];
     } else if (chosen?.kind === 'trace') {
       const candidate = traces.find((c) => c.child === chosen?.target);
       if (candidate) next = [...slice, ...source.memories(candidate.parents)];

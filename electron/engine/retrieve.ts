@@ -22,12 +22,12 @@ export function retrieve(
 }
 
 /**
- * An Expand on `key` (reformulate.ts, "deeper on the subject" where the key is known): the memories that make
- * a claim on `key` and are outside `exclude`, as of `asOf`, those of agents not in `agents` (the slice's)
- * first and otherwise in store order; then, for what is left of `k`, `match`'s best by text. What a memory
- * claims does not change with its wording, so while memories on the key remain, what this adds does not
- * either; a ranking by words would pick other memories for a paraphrased store. A source that cannot look
- * claims up (MemorySource.memoryIdsClaiming) is searched by text alone.
+ * An Expand on `key` (reformulate.ts, "deeper on the subject" where the key is known): `onKey`, the memories
+ * that make a claim on `key` and are outside `exclude`, as of `asOf`, those of agents not in `agents` (the
+ * slice's) first and otherwise in store order; then `byText`, for what is left of `k`, `match`'s best by
+ * text. What a memory claims does not change with its wording, so while memories on the key remain, what
+ * this adds does not either; a ranking by words would pick other memories for a paraphrased store. A source
+ * that cannot look claims up (MemorySource.memoryIdsClaiming) is searched by text alone.
  */
 export function retrieveOnKey(
   source: MemorySource,
@@ -35,8 +35,8 @@ export function retrieveOnKey(
   match: string,
   k: number,
   opts: { asOf?: number; exclude?: ReadonlySet<string>; agents?: ReadonlySet<string> } = {},
-): SliceMemory[] {
-  if (k <= 0) return [];
+): { onKey: SliceMemory[]; byText: SliceMemory[] } {
+  if (k <= 0) return { onKey: [], byText: [] };
   const exclude = opts.exclude ?? new Set<string>();
   const ids = source.memoryIdsClaiming ? source.memoryIdsClaiming(key).filter((id) => !exclude.has(id)) : [];
   const onKey = source
@@ -46,8 +46,8 @@ export function retrieveOnKey(
     .sort((a, b) => a.known - b.known || a.at - b.at)
     .slice(0, k)
     .map((x) => x.m);
-  if (onKey.length === k) return onKey;
-  return [...onKey, ...retrieve(source, match, k - onKey.length, { asOf: opts.asOf, exclude: new Set([...exclude, ...onKey.map((m) => m.id)]) })];
+  if (onKey.length === k) return { onKey, byText: [] };
+  return { onKey, byText: retrieve(source, match, k - onKey.length, { asOf: opts.asOf, exclude: new Set([...exclude, ...onKey.map((m) => m.id)]) }) };
 }
 
 /** C_q^(0): the initial slice for a query. */

@@ -19,6 +19,8 @@ import { storeWith } from './helpers';
 const KEY = { subject: 'pump station', attribute: 'state' };
 const PUMP = anyOf(['pump', 'station', 'flooded']);
 const ids = (ms: ReadonlyArray<{ id: string }>) => ms.map((m) => m.id);
+/** What retrieveOnKey adds, in order: the memories on the key, then those text filled in. */
+const added = (r: { onKey: ReadonlyArray<{ id: string }>; byText: ReadonlyArray<{ id: string }> }) => ids([...r.onKey, ...r.byText]);
 
 describe('retrieveOnKey', () => {
   let store: Store;
@@ -28,25 +30,25 @@ describe('retrieveOnKey', () => {
 
   it('takes the memories claiming on the key outside the slice, agents the slice lacks first, then store order', () => {
     // The slice holds r1 (the scout's): the relay's r2 and the archivist's r8 come before the scout's r3 and r5.
-    expect(ids(retrieveOnKey(store, KEY, PUMP, 3, { exclude: new Set(['r1']), agents: new Set(['scout']) }))).toEqual(['r2', 'r8', 'r3']);
+    expect(added(retrieveOnKey(store, KEY, PUMP, 3, { exclude: new Set(['r1']), agents: new Set(['scout']) }))).toEqual(['r2', 'r8', 'r3']);
     // Without a slice to compare with, store order alone.
-    expect(ids(retrieveOnKey(store, KEY, PUMP, 3))).toEqual(['r1', 'r2', 'r3']);
+    expect(added(retrieveOnKey(store, KEY, PUMP, 3))).toEqual(['r1', 'r2', 'r3']);
   });
 
   it('honours as_of and fills what is left with the text query, never twice the same memory', () => {
     // As of 20, r5 (written at 50) does not exist yet: four on the key remain, and the text query's best
     // outside them (r4, "Flooded cellar") fills the fifth place.
-    const got = retrieveOnKey(store, KEY, PUMP, 5, { asOf: 20, exclude: new Set(['r1']), agents: new Set(['scout']) });
-    expect(ids(got)).toEqual(['r2', 'r8', 'r3', 'r4']);
-    expect(new Set(ids(got)).size).toBe(got.length);
+    const got = added(retrieveOnKey(store, KEY, PUMP, 5, { asOf: 20, exclude: new Set(['r1']), agents: new Set(['scout']) }));
+    expect(got).toEqual(['r2', 'r8', 'r3', 'r4']);
+    expect(new Set(got).size).toBe(got.length);
     // Every memory on the key already in the slice: the text query alone, as Expand always did.
     const onKey = ['r1', 'r2', 'r3', 'r5', 'r8'];
-    expect(ids(retrieveOnKey(store, KEY, PUMP, 2, { exclude: new Set(onKey) }))).toEqual(ids(retrieve(store, PUMP, 2, { exclude: new Set(onKey) })));
+    expect(added(retrieveOnKey(store, KEY, PUMP, 2, { exclude: new Set(onKey) }))).toEqual(ids(retrieve(store, PUMP, 2, { exclude: new Set(onKey) })));
   });
 
   it('never reaches the corr or ind pools, and a source that cannot look claims up is searched by text', () => {
-    expect(ids(retrieveOnKey(store, KEY, PUMP, 20))).not.toContain('r6');
-    expect(ids(retrieveOnKey(store, KEY, PUMP, 20))).not.toContain('r7');
+    expect(added(retrieveOnKey(store, KEY, PUMP, 20))).not.toContain('r6');
+    expect(added(retrieveOnKey(store, KEY, PUMP, 20))).not.toContain('r7');
     const textOnly: MemorySource = {
       searchMemories: (m, o) => store.searchMemories(m, o),
       memories: (x) => store.memories(x),
@@ -54,7 +56,7 @@ describe('retrieveOnKey', () => {
       edgesAmong: (x) => store.edgesAmong(x),
       documentFrequency: (w) => store.documentFrequency(w),
     };
-    expect(ids(retrieveOnKey(textOnly, KEY, PUMP, 3, { exclude: new Set(['r1']) }))).toEqual(ids(retrieve(store, PUMP, 3, { exclude: new Set(['r1']) })));
+    expect(added(retrieveOnKey(textOnly, KEY, PUMP, 3, { exclude: new Set(['r1']) }))).toEqual(ids(retrieve(store, PUMP, 3, { exclude: new Set(['r1']) })));
   });
 
   it('is what the deeper Expand asks for where the key is known, and only there', () => {
@@ -97,7 +99,7 @@ describe('what an Expand on the key adds does not hang on the wording', () => {
       const anchor = phrase(words(key.subject));
       const within = { asOf: q.asOf, exclude: new Set(ids(slice)), agents: new Set(slice.map((m) => m.agent)) };
       const onKey = new Set(plain.store.memoryIdsClaiming(key));
-      const [a, b] = [plain, prose].map((s) => ids(retrieveOnKey(s.store, key, anchor, 5, within)));
+      const [a, b] = [plain, prose].map((s) => added(retrieveOnKey(s.store, key, anchor, 5, within)));
       const head = (got: string[]) => {
         const firstByText = got.findIndex((id) => !onKey.has(id));
         return firstByText < 0 ? got : got.slice(0, firstByText);
