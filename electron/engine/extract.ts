@@ -371,20 +371,30 @@ interface Cand {
 
 const clean = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
-/** The candidates one on-topic segment states: known values, typed spans (names trimmed and joined into
- * lists), delimited values; overlapping ones are resolved later. */
-function segmentCands(text: string, seg: Segment & { keyed: boolean }, p: Prepared, hitEnds: number[], out: Cand[]): void {
-  const add = (start: number, end: number, via: Mention['via'], extra: Partial<Cand> = {}): void => {
-    const value = clean(text.slice(start, end));
-    out.push({ start, end, value, norm: normalizeValue(value), via, rank: via === 'known' ? 0 : via === 'typed' ? 1 : 2, neg: false, dateLike: false, name: false, seg, ...extra });
-  };
-  if (p.known) {
-    p.known.lastIndex = seg.start;
-    for (let m = p.known.exec(text); m && m.index < seg.end; m = p.known.exec(text)) {
-      const norm = normalizeValue(m[0]);
-      add(m.index, m.index + m[0].length, 'known', { value: p.knownNorm.get(norm) ?? m[0], norm });
-    }
+type Seg = Segment & { keyed: boolean };
+
+/** A candidate of `text` at [start, end) found `via`, ranked as mentions() weighs it. */
+function cand(text: string, seg: Seg, start: number, end: number, via: Mention['via'], extra: Partial<Cand> = {}): Cand {
+  const value = clean(text.slice(start, end));
+  return { start, end, value, norm: normalizeValue(value), via, rank: via === 'known' ? 0 : via === 'typed' ? 1 : 2, neg: false, dateLike: false, name: false, seg, ...extra };
+}
+
+/** The knownValues one on-topic segment states (returned as given). */
+function knownCands(text: string, seg: Seg, p: Prepared, out: Cand[]): void {
+  if (!p.known) return;
+  p.known.lastIndex = seg.start;
+  for (let m = p.known.exec(text); m && m.index < seg.end; m = p.known.exec(text)) {
+    const norm = normalizeValue(m[0]);
+    out.push(cand(text, seg, m.index, m.index + m[0].length, 'known', { value: p.knownNorm.get(norm) ?? m[0], norm }));
   }
+}
+
+/** The candidates one on-topic segment states by their shape alone: typed spans (names trimmed and joined
+ * into lists) and delimited values; overlapping ones are resolved later. */
+function segmentCands(text: string, seg: Seg, p: Prepared, hitEnds: number[], out: Cand[]): void {
+  const add = (start: number, end: number, via: Mention['via'], extra: Partial<Cand> = {}): void => {
+    out.push(cand(text, seg, start, end, via, extra));
+  };
   const names: Array<[number, number]> = [];
   for (const sp of typedSpans(text.slice(seg.start, seg.end), p.want)) {
     const s = seg.start + sp.start;
@@ -421,26 +431,40 @@ function segmentCands(text: string, seg: Segment & { keyed: boolean }, p: Prepar
   }
 }
 
+const SHAPED = new Map<string, readonly Cand[]>();
 const CANDIDATES = new Map<string, readonly Cand[]>();
 
 /**
  * A text's candidates in the order mentions() weighs them (rank, then position). They depend on the key
  * and the knownValues but not on `exclude` (p.exclude is read only when candidates are kept), so they are
- * remembered without it: the agents of a slice, and so `exclude`, change at almost every step. Shared:
- * read-only.
+ * remembered without it: the agents of a slice, and so `exclude`, change at almost every step. The typed
+ * and delimited ones depend on the key alone and are remembered apart, since the knownValues change
+ * whenever a step brings in a claimed value; the known ones (rank 0, first) are found per knownValues.
+ * Shared: read-only.
  */
 function candidates(text: string, ctx: KeyContext, p: Prepared, sc: Scan): readonly Cand[] {
-  const id = `${ctx.question}\u0001${ctx.subject ?? ''}\u0001${ctx.attribute ?? ''}\u0001${(ctx.knownValues ?? []).join('\u0002')}\u0000${text}`;
+  const keyed = `${ctx.question}\u0001${ctx.subject ?? ''}\u0001${ctx.attribute ?? ''}`;
+  const id = `${keyed}\u0001${(ctx.knownValues ?? []).join('\u0002')}\u0000${text}`;
   const hit = CANDIDATES.get(id);
   if (hit) return hit;
-  const cands: Cand[] = [];
-  for (const seg of sc.segs) if (seg.on) segmentCands(text, seg, p, sc.hitEnds, cands);
-  // "is Coupling reaction": a delimited value that starts with a typed name and only adds lower-case words wins.
-  for (const d of cands)
-    if (d.via === 'delimited')
-      for (const t of cands)
-        if (t.name && t.start === d.start && t.end < d.end && EXTENSION.test(text.slice(t.end, d.end))) t.rank = 3;
-  cands.sort((a, b) => a.rank - b.rank || a.start - b.start);
+  let shaped = SHAPED.get(`${keyed}\u0000${text}`);
+  if (!shaped) {
+    const cands: Cand[] = [];
+    for (const seg of sc.segs) if (seg.on) segmentCands(text, seg, p, sc.hitEnds, cands);
+    // "is Coupling reaction": a delimited value that starts with a typed name and only adds lower-case words wins.
+    for (const d of cands)
+      if (d.via === 'delimited')
+        for (const t of cands)
+          if (t.name && t.start === d.start && t.end < d.end && EXTENSION.test(text.slice(t.end, d.end))) t.rank = 3;
+    cands.sort((a, b) => a.rank - b.rank || a.start - b.start);
+    if (SHAPED.size >= SCAN_LIMIT) SHAPED.clear();
+    SHAPED.set(`${keyed}\u0000${text}`, (shaped = cands));
+  }
+  // Known values come first (rank 0), in position order: segments are in text order and each is searched
+  // from its start. The sort above is stable, so this is the order one sort of all of them gives.
+  const known: Cand[] = [];
+  for (const seg of sc.segs) if (seg.on) knownCands(text, seg, p, known);
+  const cands = known.length > 0 ? [...known, ...shaped] : shaped;
   if (CANDIDATES.size >= SCAN_LIMIT) CANDIDATES.clear();
   CANDIDATES.set(id, cands);
   return cands;

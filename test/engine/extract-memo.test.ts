@@ -30,6 +30,18 @@ describe('extractor memos', () => {
     expect(read(text, { ...PRESIDENT, knownValues: ['Joe Biden'], exclude: ['scout-7'] })).toEqual(known);
   });
 
+  it('puts known values first and keeps the shaped candidates of the text apart from them', () => {
+    // The typed and delimited candidates are remembered by text and key alone; the known ones are found per
+    // knownValues. A known value that a typed span also finds replaces it, wherever it stands in the text.
+    const text = 'The president of the USA is Joe Biden; before him it was Donald Trump.';
+    const none = ['+Joe Biden/typed', '-Donald Trump/typed'];
+    expect(read(text, PRESIDENT)).toEqual(none);
+    expect(read(text, { ...PRESIDENT, knownValues: ['Donald Trump'] })).toEqual(['+Joe Biden/typed', '-Donald Trump/known']);
+    expect(read(text, PRESIDENT)).toEqual(none);
+    expect(read(text, { ...PRESIDENT, knownValues: ['Joe Biden', 'Donald Trump'] })).toEqual(['+Joe Biden/known', '-Donald Trump/known']);
+    expect(read(text, { ...PRESIDENT, knownValues: ['Donald Trump'] })).toEqual(['+Joe Biden/typed', '-Donald Trump/known']);
+  });
+
   it('scores aboutKey by the key, whatever was read before under another key', () => {
     const other: KeyContext = { question: 'what is the capital of france' };
     const about = aboutKey(TEXT, PRESIDENT);
