@@ -379,13 +379,32 @@ function cand(text: string, seg: Seg, start: number, end: number, via: Mention['
   return { start, end, value, norm: normalizeValue(value), via, rank: via === 'known' ? 0 : via === 'typed' ? 1 : 2, neg: false, dateLike: false, name: false, seg, ...extra };
 }
 
-/** The knownValues one on-topic segment states (returned as given). */
-function knownCands(text: string, seg: Seg, p: Prepared, out: Cand[]): void {
-  if (!p.known) return;
-  p.known.lastIndex = seg.start;
-  for (let m = p.known.exec(text); m && m.index < seg.end; m = p.known.exec(text)) {
-    const norm = normalizeValue(m[0]);
-    out.push(cand(text, seg, m.index, m.index + m[0].length, 'known', { value: p.knownNorm.get(norm) ?? m[0], norm }));
+/**
+ * The knownValues the on-topic segments state (returned as given), in text order. Each segment is searched
+ * from its start for matches that begin inside it. The search that ends a segment finds the first match at
+ * or after it, with none before: where that match lies in the next segment read, it is that segment's first,
+ * so the text is searched once instead of from every segment's start to the next match or the end.
+ */
+function knownCands(text: string, segs: Scan['segs'], p: Prepared, out: Cand[]): void {
+  const re = p.known;
+  if (!re) return;
+  let ahead: RegExpExecArray | null | undefined;
+  for (const seg of segs) {
+    if (!seg.on) continue;
+    if (ahead === null) return; // no match from the last segment's end on
+    let m: RegExpExecArray | null;
+    if (ahead !== undefined && ahead.index >= seg.start) {
+      m = ahead;
+      re.lastIndex = ahead.index + ahead[0].length;
+    } else {
+      re.lastIndex = seg.start;
+      m = re.exec(text);
+    }
+    for (; m && m.index < seg.end; m = re.exec(text)) {
+      const norm = normalizeValue(m[0]);
+      out.push(cand(text, seg, m.index, m.index + m[0].length, 'known', { value: p.knownNorm.get(norm) ?? m[0], norm }));
+    }
+    ahead = m;
   }
 }
 
@@ -460,10 +479,9 @@ function candidates(text: string, ctx: KeyContext, p: Prepared, sc: Scan): reado
     if (SHAPED.size >= SCAN_LIMIT) SHAPED.clear();
     SHAPED.set(`${keyed}\u0000${text}`, (shaped = cands));
   }
-  // Known values come first (rank 0), in position order: segments are in text order and each is searched
-  // from its start. The sort above is stable, so this is the order one sort of all of them gives.
+  // Known values come first (rank 0), in text order: the order one stable sort of all of them gives.
   const known: Cand[] = [];
-  for (const seg of sc.segs) if (seg.on) knownCands(text, seg, p, known);
+  knownCands(text, sc.segs, p, known);
   const cands = known.length > 0 ? [...known, ...shaped] : shaped;
   if (CANDIDATES.size >= SCAN_LIMIT) CANDIDATES.clear();
   CANDIDATES.set(id, cands);

@@ -42,6 +42,18 @@ describe('extractor memos', () => {
     expect(read(text, { ...PRESIDENT, knownValues: ['Donald Trump'] })).toEqual(['+Joe Biden/typed', '-Donald Trump/known']);
   });
 
+  it('finds known values only in the sentences about the key, in text order', () => {
+    const ctx = { ...PRESIDENT, knownValues: ['Joe Biden', 'Donald Trump', 'Kamala Harris'] };
+    const at = (text: string) => mentions(text, ctx).map((m) => `${m.value}/${m.via}@${m.start}`);
+    // The middle sentence says nothing about the key: its known value is not read, and the search for the
+    // next sentence's starts after it.
+    expect(at('The president of the USA is Joe Biden. Kamala Harris likes tea. Earlier the president of the USA was Donald Trump.')).toEqual([
+      'Joe Biden/known@28',
+      'Donald Trump/known@101',
+    ]);
+    expect(at('Kamala Harris likes tea. The president of the USA is Joe Biden, not Donald Trump.')).toEqual(['Joe Biden/known@53', 'Donald Trump/known@68']);
+  });
+
   it('scores aboutKey by the key, whatever was read before under another key', () => {
     const other: KeyContext = { question: 'what is the capital of france' };
     const about = aboutKey(TEXT, PRESIDENT);
