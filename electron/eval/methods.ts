@@ -250,16 +250,19 @@ interface Ablatable extends EvidenceModel {
 
 const ablatedModels = new WeakMap<EvidenceModel, Map<string, EvidenceModel>>();
 
+/** Whether `model` has input groups to zero (the trained model does; the heuristic provider reads no features). */
+export function canAblate(model: EvidenceModel): model is Ablatable {
+  return typeof (model as Partial<Ablatable>).withAblation === 'function';
+}
+
 /**
  * `cama_ablate_<group>`: CAMA with one input group of the trained model zeroed at inference (`eval
  * --ablate`), everything else as `cama`: what the model's decisions owe to that group.
  */
 export function ablationMethod(group: string): Method {
   return cama(`cama_ablate_${group}`, `cama with the evidence model's ${group} inputs zeroed at inference`, {}, async (ctx) => {
-    const model = ctx.model as Partial<Ablatable> & EvidenceModel;
-    if (typeof model.withAblation !== 'function') {
-      throw new Error(`--ablate needs the trained evidence model: ${model.name} reads no input features to zero`);
-    }
+    const model = ctx.model;
+    if (!canAblate(model)) throw new Error(`--ablate needs the trained evidence model: ${model.name} reads no input features to zero`);
     let byGroup = ablatedModels.get(model);
     if (!byGroup) ablatedModels.set(model, (byGroup = new Map()));
     let ablated = byGroup.get(group);

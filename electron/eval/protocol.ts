@@ -20,7 +20,8 @@ import { initialSlice } from '../engine/retrieve';
 import { normalize } from '../engine/text';
 import { evaluate, type MethodMetrics } from './harness';
 import { bootstrapRatio, type Interval, LEAD_METRICS, type LeadMetric, pooledLead, type QuestionFlags, type QuestionScore, type ScoredQuestions, settled } from './intervals';
-import { AGAINST_METHOD, type Method, type MethodContext, resolveMethods } from './methods';
+import { GROUPS } from '../model/featurizer';
+import { ablationMethod, AGAINST_METHOD, canAblate, type Method, type MethodContext, resolveMethods } from './methods';
 
 const SetSpec = z
   .object({
@@ -46,6 +47,22 @@ export const ProtocolSchema = z.object({
   methods: z.array(z.string()).min(1),
   targets: z.object({ cmr: z.number(), rs: z.number(), err: z.number(), textAccuracy: z.number() }),
   /**
+   * Inference-time ablations (`eval --ablate`) on the rows with claims of the named sets: CAMA with each
+   * input group of the evidence model zeroed, scored beside it on the same slices. `maxDrop`: no group may
+   * cost more than so many CMR points on that set (the model leans on no one input); `minDrop`: zeroing
+   * that group must cost at least so many on that set (the model reads it). Checked at every provenance
+   * rate, each drop with its paired 95% interval.
+   */
+  ablations: z
+    .object({
+      groups: z.array(z.enum(GROUPS)).min(1),
+      sets: z.array(z.string()).min(1),
+      maxDrop: z.object({ set: z.string(), points: z.number() }).strict().optional(),
+      minDrop: z.object({ set: z.string(), group: z.enum(GROUPS), points: z.number() }).strict().optional(),
+    })
+    .strict()
+    .optional(),
+  /**
    * Invariance: the set rewritten in each family (same facts, claims, metadata, provenance) must leave
    * CAMA's decisions alone (at most maxChanged % of queries, on the same initial slices), and dealing out
    * kind / observed / source_type at random must cost at most maxShuffleCost CMR points, on average over
@@ -66,11 +83,22 @@ export const ProtocolSchema = z.object({
 export type ProtocolConfig = z.infer<typeof ProtocolSchema>;
 
 export function readProtocol(file: string): ProtocolConfig {
+  let config: ProtocolConfig;
   try {
-    return ProtocolSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    config = ProtocolSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
   } catch (err) {
     throw new Error(`${file}: not a valid protocol (${err instanceof z.ZodError ? z.prettifyError(err) : (err as Error).message})`);
   }
+  const names = new Set(config.sets.map((s) => s.name));
+  const a = config.ablations;
+  for (const name of a ? [...a.sets, a.maxDrop?.set, a.minDrop?.set] : []) {
+    if (name !== undefined && !names.has(name)) throw new Error(`${file}: ablations name the set "${name}", which the protocol does not have; sets: ${[...names].join(', ')}`);
+  }
+  for (const bound of [a?.maxDrop, a?.minDrop]) {
+    if (bound && !a?.sets.includes(bound.set)) throw new Error(`${file}: ablations bound the set "${bound.set}" but do not ablate it (ablations.sets: ${a?.sets.join(', ')})`);
+  }
+  if (a?.minDrop && !a.groups.includes(a.minDrop.group)) throw new Error(`${file}: ablations.minDrop names the group "${a.minDrop.group}", which ablations.groups leaves out`);
+  return config;
 }
 
 export interface ProtocolRow {
@@ -151,6 +179,9 @@ function unchanged(dir: string, config: unknown, part?: string): boolean {
 export async function runProtocol(opts: ProtocolOptions): Promise<ProtocolRow[]> {
   const { config } = opts;
   const methods = [...resolveMethods(config.methods), ...(opts.extraMethods ?? [])];
+  // The ablations need input features to zero: a run with the heuristic provider has none, and skips them.
+  const ablations = config.ablations && canAblate(opts.context.model) ? config.ablations : undefined;
+  const ablated = (ablations?.groups ?? []).map(ablationMethod);
   const rows: ProtocolRow[] = [];
   const sets = config.sets.filter((s) => !opts.only || opts.only.includes(s.name));
   if (sets.length === 0) throw new Error(`protocol: no set named ${opts.only?.join(', ')}; sets: ${config.sets.map((s) => s.name).join(', ')}`);
@@ -162,10 +193,11 @@ export async function runProtocol(opts: ProtocolOptions): Promise<ProtocolRow[]>
         try {
           importBundle(store, dir, { claims });
           const label = `${set.name} p=${rate} claims=${claims}`;
-          const scored = { group: set.name, ids: [] as string[], questions: [] as QuestionFlags[], scores: new Map(methods.map((m) => [m.name, [] as QuestionScore[]])) };
+          const rowMethods = claims === 'keep' && ablations?.sets.includes(set.name) ? [...methods, ...ablated] : methods;
+          const scored = { group: set.name, ids: [] as string[], questions: [] as QuestionFlags[], scores: new Map(rowMethods.map((m) => [m.name, [] as QuestionScore[]])) };
           const report = await evaluate(store, {
             bundle: label,
-            methods,
+            methods: rowMethods,
             context: opts.context,
             onProgress: (d, t) => opts.onProgress?.(label, d, t),
             onOutcome: opts.onScored
@@ -365,8 +397,11 @@ export interface Check {
   row: ProtocolRow;
   what: string;
   pass: boolean;
-  /** The checked figure: one of cama's rates, or its lead over a rival (cama minus the rival, in points). */
-  figure: 'rate' | 'lead';
+  /**
+   * The checked figure: one of cama's rates, its lead over a rival (cama minus the rival, in points), or what
+   * zeroing an input group costs it (cama minus cama with the group zeroed, in CMR points).
+   */
+  figure: 'rate' | 'lead' | 'drop';
   value: number | null;
   /** Its 95% interval (electron/eval/intervals.ts), where the run computed one. */
   interval: Interval | null;
@@ -423,6 +458,51 @@ export function protocolChecks(rows: readonly ProtocolRow[], targets: ProtocolCo
   return out;
 }
 
+/** The protocol's ablation targets (its `ablations` entry) checked on every row with claims of the sets they bound. */
+export function ablationChecks(rows: readonly ProtocolRow[], ablations: ProtocolConfig['ablations']): Check[] {
+  if (!ablations) return [];
+  const out: Check[] = [];
+  for (const row of rows) {
+    if (row.claims !== 'keep') continue;
+    const bounds: Array<{ group: string; points: number; direction: 'atLeast' | 'atMost' }> = [
+      ...(ablations.maxDrop?.set === row.set ? ablations.groups.map((group) => ({ group, points: (ablations.maxDrop as { points: number }).points, direction: 'atMost' as const })) : []),
+      ...(ablations.minDrop?.set === row.set ? [{ group: ablations.minDrop.group, points: ablations.minDrop.points, direction: 'atLeast' as const }] : []),
+    ];
+    for (const { group, points, direction } of bounds) {
+      const d = dropOf(row, group);
+      if (!d) continue; // not ablated on this run (the heuristic provider)
+      const pass = d.drop !== null && (direction === 'atLeast' ? d.drop >= points : d.drop <= points);
+      out.push({ row, what: `${group} zeroed: cama CMR drop ${direction === 'atLeast' ? '≥' : '≤'} ${points}`, pass, figure: 'drop', value: d.drop, interval: d.ci95, settled: settled(d.ci95, points, pass, direction) });
+    }
+  }
+  return out;
+}
+
+/** What zeroing `group` cost cama on a row: CMR points, with the paired 95% interval; null where the row did not ablate it. */
+function dropOf(row: ProtocolRow, group: string): { drop: number | null; ci95: Interval | null } | null {
+  const m = row.methods[`cama_ablate_${group}`];
+  return m ? { drop: lead(row.methods.cama?.cmr, m.cmr), ci95: m.cama_lead_ci95?.cmr ?? null } : null;
+}
+
+/**
+ * The ablations as a Markdown table: per ablated row (a set at a provenance rate, with claims), cama's CMR and
+ * each group's drop with its paired 95% interval. Null where no row was ablated.
+ */
+export function renderAblations(rows: readonly ProtocolRow[], ablations: ProtocolConfig['ablations']): string | null {
+  const ablated = rows.filter((r) => (ablations?.groups ?? []).some((g) => dropOf(r, g)));
+  if (!ablations || ablated.length === 0) return null;
+  const head = `| set | prov. | cama CMR | ${ablations.groups.join(' | ')} |`;
+  const rule = `|${head.split('|').slice(1, -1).map(() => '---').join('|')}|`;
+  const lines = ablated.map((r) => {
+    const cells = ablations.groups.map((g) => {
+      const d = dropOf(r, g);
+      return d ? `${f1(d.drop)} (${d.ci95 ? `${f1(d.ci95[0])} to ${f1(d.ci95[1])}` : '–'})` : '–';
+    });
+    return `| ${r.set} | ${r.provenance} | ${f1(r.methods.cama?.cmr)} | ${cells.join(' | ')} |`;
+  });
+  return ['What each input group is worth: cama\'s CMR drop with the group zeroed at inference, in points (paired 95% interval):', '', head, rule, ...lines].join('\n');
+}
+
 /** cama's figure minus a rival's, in points. */
 function lead(cama: number | null | undefined, rival: number | null | undefined): number | null {
   return cama == null || rival == null ? null : cama - rival;
@@ -430,7 +510,7 @@ function lead(cama: number | null | undefined, rival: number | null | undefined)
 
 /** A check's verdict in words: "met" / "missed", and whether its 95% interval settles it. */
 export function describeCheck(c: Check): string {
-  const figure = c.figure === 'lead' ? `lead ${f1(c.value)} points` : f1(c.value);
+  const figure = c.figure === 'rate' ? f1(c.value) : `${c.figure} ${f1(c.value)} points`;
   const interval = c.interval ? `, 95% interval ${f1(c.interval[0])} to ${f1(c.interval[1])}` : '';
   const verdict = c.settled === 'clear' ? 'clearly' : c.settled === 'noise' ? 'within noise' : 'no interval';
   return `${c.row.set} p=${c.row.provenance} claims=${c.row.claims}: ${c.what}: ${figure}${interval} (${verdict})`;

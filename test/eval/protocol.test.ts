@@ -8,12 +8,16 @@ import { heuristicModel } from '../../electron/engine/evidence/heuristic';
 import { heuristicPolicy } from '../../electron/engine/policy';
 import type { ScoredQuestions } from '../../electron/eval/intervals';
 import { againstMethod } from '../../electron/eval/methods';
+import { loadEngine } from '../../electron/runtime/setup';
 import {
+  ablationChecks,
+  describeCheck,
   type ProtocolConfig,
   protocolChecks,
   readProtocol,
   type ProtocolRow,
   pooledComparison,
+  renderAblations,
   renderComparison,
   renderInvariance,
   renderPooled,
@@ -80,7 +84,12 @@ describe('the evaluation protocol', () => {
     // The same rates, claims modes, methods, targets and invariance bounds as the report protocol; the
     // invariance checks on the training generator's validation set, rewritten in the training families
     // and the validation-only ones.
-    expect({ ...validation, sets: [], description: '', invariance: undefined }).toEqual({ ...report, sets: [], description: '', invariance: undefined });
+    expect({ ...validation, sets: [], description: '', invariance: undefined, ablations: undefined }).toEqual({ ...report, sets: [], description: '', invariance: undefined, ablations: undefined });
+    // The same ablations and bounds, on the validation sets of the same kinds: the generator's own and the unseen families.
+    const setsOf = (a: ProtocolConfig['ablations']) => ({ ...a, sets: [], maxDrop: { ...a?.maxDrop, set: '' }, minDrop: { ...a?.minDrop, set: '' } });
+    expect(setsOf(validation.ablations)).toEqual(setsOf(report.ablations));
+    expect(report.ablations?.sets).toEqual(['simulator-test', 'heldout-families']);
+    expect(validation.ablations?.sets).toEqual(['simulator-validation', 'validation-families']);
     expect({ ...validation.invariance, set: '', families: [] }).toEqual({ ...report.invariance, set: '', families: [] });
     expect(validation.invariance?.set).toBe('simulator-validation');
     expect([...validation.invariance!.families].sort()).toEqual([...training, ...VALIDATION_FAMILY_NAMES].sort());
@@ -115,7 +124,8 @@ describe('the evaluation protocol', () => {
       }
       expect(worlds.sets).toHaveLength(3 * base.sets.length);
       expect(worlds.invariance).toBeUndefined();
-      expect({ ...worlds, sets: [], description: '', methods: [] }).toEqual({ ...base, sets: [], description: '', methods: [], invariance: undefined });
+      expect(worlds.ablations).toBeUndefined();
+      expect({ ...worlds, sets: [], description: '', methods: [] }).toEqual({ ...base, sets: [], description: '', methods: [], invariance: undefined, ablations: undefined });
     }
   });
 
@@ -175,6 +185,50 @@ describe('the evaluation protocol', () => {
     // The last column: cama with the true slots (oracle_slots), its CMR and RS on the row.
     const slots = rows[0]!.methods.oracle_slots!;
     expect(table[2]).toMatch(new RegExp(`\\| ${slots.cmr!.toFixed(1)} / ${slots.rs!.toFixed(1)} \\|$`));
+  });
+
+  it('ablates the named sets with claims: each group zeroed beside cama on the same questions, its drop checked against the bounds', async () => {
+    const ablations = { groups: ['text' as const, 'stance' as const], sets: ['tiny'], maxDrop: { set: 'tiny', points: 15 }, minDrop: { set: 'tiny', group: 'text' as const, points: 10 } };
+    const { dir, config } = tinyProtocol(13, { provenance: [0], claims: ['keep', 'none'], methods: ['majority_vote', 'cama'], ablations });
+    const rows = await runProtocol({ config, configDir: dir, dir: path.join(dir, 'sets'), context: await loadEngine() });
+    // Only the row with claims is ablated; the baselines are scored as ever.
+    expect(Object.keys(rows[0]!.methods)).toEqual(['majority_vote', 'cama', 'cama_ablate_text', 'cama_ablate_stance']);
+    expect(Object.keys(rows[1]!.methods)).toEqual(['majority_vote', 'cama']);
+    const m = rows[0]!.methods;
+    // Two checks on the groups' largest share (≤ 15 each) and one that the text is read (≥ 10), each on the
+    // drop in CMR points with the paired interval of cama's lead over the ablated model.
+    const checks = ablationChecks(rows, ablations);
+    expect(checks.map((c) => c.what)).toEqual(['text zeroed: cama CMR drop ≤ 15', 'stance zeroed: cama CMR drop ≤ 15', 'text zeroed: cama CMR drop ≥ 10']);
+    const stance = checks[1]!;
+    expect(stance.value).toBeCloseTo(m.cama!.cmr! - m.cama_ablate_stance!.cmr!, 9);
+    expect(stance.interval).toEqual(m.cama_ablate_stance!.cama_lead_ci95!.cmr);
+    expect(stance.pass).toBe(stance.value! <= 15);
+    expect(checks[2]!.pass).toBe(checks[2]!.value! >= 10);
+    expect(checks.every((c) => c.figure === 'drop' && c.row === rows[0])).toBe(true);
+    expect(describeCheck(stance)).toMatch(/^tiny p=0 claims=keep: stance zeroed: cama CMR drop ≤ 15: drop -?\d+\.\d points, 95% interval -?\d+\.\d to -?\d+\.\d \((clearly|within noise)\)$/);
+    const table = renderAblations(rows, ablations)!.split('\n');
+    expect(table.slice(2, 4)).toEqual(['| set | prov. | cama CMR | text | stance |', '|---|---|---|---|---|']);
+    const cell = (x: number, i: [number, number]) => `${x.toFixed(1)} (${i[0].toFixed(1)} to ${i[1].toFixed(1)})`;
+    expect(table[4]).toBe(`| tiny | 0 | ${m.cama!.cmr!.toFixed(1)} | ${cell(checks[0]!.value!, checks[0]!.interval!)} | ${cell(stance.value!, stance.interval!)} |`);
+    // The heuristic provider has no input features to zero: the same protocol runs without the ablations.
+    const plain = await runProtocol({ config, configDir: dir, dir: path.join(dir, 'sets'), context: heuristicContext() });
+    expect(Object.keys(plain[0]!.methods)).toEqual(['majority_vote', 'cama']);
+    expect(ablationChecks(plain, ablations)).toEqual([]);
+    expect(renderAblations(plain, ablations)).toBeNull();
+  });
+
+  it('refuses ablations of a set the protocol does not have, or bounds on a set or group it does not ablate', () => {
+    const dir = tempDir();
+    const write = (ablations: object) => {
+      const file = path.join(dir, 'p.json');
+      fs.writeFileSync(file, JSON.stringify({ sets: [{ name: 'a', simulate: 'a.json' }, { name: 'b', simulate: 'b.json' }], provenance: [1], claims: ['keep'], methods: ['cama'], targets: TARGETS, ablations }));
+      return () => readProtocol(file);
+    };
+    expect(write({ groups: ['text'], sets: ['c'] })).toThrow(/p\.json: ablations name the set "c", which the protocol does not have; sets: a, b/);
+    expect(write({ groups: ['text'], sets: ['a'], maxDrop: { set: 'b', points: 15 } })).toThrow(/p\.json: ablations bound the set "b" but do not ablate it/);
+    expect(write({ groups: ['text'], sets: ['a'], minDrop: { set: 'a', group: 'stance', points: 10 } })).toThrow(/names the group "stance", which ablations.groups leaves out/);
+    expect(write({ groups: ['colour'], sets: ['a'] })).toThrow(/p\.json: not a valid protocol.*groups/s);
+    expect(write({ groups: ['text', 'metadata'], sets: ['a', 'b'], minDrop: { set: 'b', group: 'text', points: 10 } })()).toMatchObject({ ablations: { sets: ['a', 'b'] } });
   });
 
   it('--against scores a second engine on the same questions: paired leads per row, and its own targets', async () => {

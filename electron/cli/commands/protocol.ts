@@ -6,12 +6,14 @@ import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { defaultModelsDir } from '../../model/paths';
 import type { ScoredQuestions } from '../../eval/intervals';
-import { AGAINST_METHOD, againstMethod } from '../../eval/methods';
+import { AGAINST_METHOD, againstMethod, canAblate } from '../../eval/methods';
 import {
+  ablationChecks,
   type InvarianceResult,
   type ProtocolRow,
   protocolChecks,
   readProtocol,
+  renderAblations,
   renderComparison,
   renderInvariance,
   pooledComparison,
@@ -90,8 +92,10 @@ export function protocolCommand(): Command {
       } finally {
         bar.stop();
       }
-      const checks = protocolChecks(rows, config.targets);
-      const table = renderProtocol(rows);
+      const checks = [...protocolChecks(rows, config.targets), ...ablationChecks(rows, config.ablations)];
+      const ablationTable = renderAblations(rows, config.ablations);
+      const skipped = config.ablations && !canAblate(setup.model) ? `ablations skipped: ${setup.model.name} reads no input features to zero` : null;
+      const table = [renderProtocol(rows), ablationTable ?? skipped].filter((x) => x !== null).join('\n\n');
       const summary = summarizeChecks(checks);
       const perRow = renderComparison(rows);
       const pooled = pooledComparison(scored);
