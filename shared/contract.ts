@@ -123,6 +123,8 @@ export const API = {
       llm?: boolean;
       /** Reads the ground-truth factors (oracle_factors, oracle_slots): never chosen by default. */
       diagnostic?: boolean;
+      /** cama with one input group of the trained model zeroed (listed only where it runs): never chosen by default. */
+      inputAblation?: boolean;
     }>
   >()(
     none,

@@ -8,7 +8,7 @@ import { type Api, ArgumentError, type CallName, type CallResult, type Envelope,
 import type { EvalReportView, JobStatus, RecentStore, StoreInfo } from '../../shared/views';
 import { BundleImportError } from '../bundle/errors';
 import { HEURISTIC_PROVIDER } from '../engine/evidence/heuristic';
-import { DEFAULT_METHODS, DIAGNOSTIC_METHODS, METHODS, resolveMethods } from '../eval/methods';
+import { canAblate, DEFAULT_METHODS, DIAGNOSTIC_METHODS, INPUT_ABLATION_METHODS, METHODS, resolveMethods } from '../eval/methods';
 import { type EngineSetup, engineSetup, engineSetupWithModel, loadEngine } from '../runtime/setup';
 import type { BehaviourPasses } from '../store/agent-behaviour';
 import { Store } from '../store/store';
@@ -346,10 +346,12 @@ export class WorkbenchService {
       const store = this.current();
       return whatIf(store, await this.engineFor(store.episode(args.episodeId).config), args);
     },
-    evalMethods: () => [
+    evalMethods: async () => [
       ...METHODS.map((m) => ({ name: m.name, group: m.group, description: m.description })),
       // The oracles read ground-truth factors: offered, never chosen by default (a store without factors refuses them).
       ...DIAGNOSTIC_METHODS.map((m) => ({ name: m.name, group: m.group, description: m.description, diagnostic: true })),
+      // What each input group of the trained model is worth: only where the app runs one (the heuristic reads no features).
+      ...(canAblate((await this.engine).model) ? INPUT_ABLATION_METHODS.map((m) => ({ name: m.name, group: m.group, description: m.description, inputAblation: true })) : []),
       // The LLM methods only where an LLM is configured: they cost calls, and without one they cannot run.
       ...(this.llm.configured() ? LLM_METHODS.map((m) => ({ name: m.name, group: m.group, description: m.description, llm: true })) : []),
     ],

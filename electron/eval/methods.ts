@@ -15,6 +15,7 @@ import type { MemorySource, SliceMemory } from '../engine/types';
 import { type Matrix, matrix } from '../../shared/math/matrix';
 import { ORACLE_FACTORS, ORACLE_SLOTS } from '../../shared/methods';
 import { factorsOn } from './harness';
+import { GROUPS } from '../model/featurizer';
 import { defaultModelsDir } from '../model/paths';
 import { engineSetupWithModel } from '../runtime/setup';
 import type { LlmClient } from '../llm/client';
@@ -262,7 +263,7 @@ export function canAblate(model: EvidenceModel): model is Ablatable {
 export function ablationMethod(group: string): Method {
   return cama(`cama_ablate_${group}`, `cama with the evidence model's ${group} inputs zeroed at inference`, {}, async (ctx) => {
     const model = ctx.model;
-    if (!canAblate(model)) throw new Error(`--ablate needs the trained evidence model: ${model.name} reads no input features to zero`);
+    if (!canAblate(model)) throw new Error(`cama_ablate_${group} (eval --ablate) needs the trained evidence model: ${model.name} reads no input features to zero`);
     let byGroup = ablatedModels.get(model);
     if (!byGroup) ablatedModels.set(model, (byGroup = new Map()));
     let ablated = byGroup.get(group);
@@ -270,6 +271,13 @@ export function ablationMethod(group: string): Method {
     return { model: ablated };
   });
 }
+
+/**
+ * CAMA with each input group zeroed (`cama_ablate_kind`, ... `cama_ablate_metadata`): what `eval --ablate`
+ * adds, and what the workbench offers beside the other methods where the trained model runs. Never default:
+ * each costs a whole CAMA run.
+ */
+export const INPUT_ABLATION_METHODS: readonly Method[] = GROUPS.map(ablationMethod);
 
 /** The name of the method `eval --against` and `protocol --against` add. */
 export const AGAINST_METHOD = 'cama_against';
@@ -287,8 +295,11 @@ export function againstMethod(setup: { model: EvidenceModel; policy: RecoveryPol
 /** The named methods, in the order given; an unknown name is an error that lists the known ones. */
 export function resolveMethods(names: readonly string[]): Method[] {
   return names.map((name) => {
-    const m = [...METHODS, ...DIAGNOSTIC_METHODS, ...LLM_METHODS].find((x) => x.name === name);
-    if (!m) throw new Error(`unknown method "${name}"; known methods: ${[...DEFAULT_METHODS, ...DIAGNOSTIC_METHODS.map((d) => d.name), ...LLM_METHOD_NAMES].join(', ')}`);
+    const m = [...METHODS, ...DIAGNOSTIC_METHODS, ...INPUT_ABLATION_METHODS, ...LLM_METHODS].find((x) => x.name === name);
+    if (!m) {
+      const known = [...DEFAULT_METHODS, ...DIAGNOSTIC_METHODS.map((d) => d.name), ...INPUT_ABLATION_METHODS.map((a) => a.name), ...LLM_METHOD_NAMES];
+      throw new Error(`unknown method "${name}"; known methods: ${known.join(', ')}`);
+    }
     return m;
   });
 }

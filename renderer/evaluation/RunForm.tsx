@@ -32,7 +32,8 @@ export function RunForm({ hasStore }: { hasStore: boolean }) {
   const [optedIn, setOptedIn] = useState<ReadonlySet<string>>(() => new Set());
   const llmNames = new Set(methods.filter((m) => m.llm).map((m) => m.name));
   const diagnostics = methods.filter((m) => m.diagnostic);
-  const optIn = new Set([...llmNames, ...diagnostics.map((m) => m.name)]);
+  const inputAblations = methods.filter((m) => m.inputAblation);
+  const optIn = new Set([...llmNames, ...diagnostics.map((m) => m.name), ...inputAblations.map((m) => m.name)]);
   const chosen = new Set(methods.map((m) => m.name).filter((n) => (optIn.has(n) ? optedIn.has(n) : !unticked.has(n))));
   const job = useJob('eval');
   const running = isRunning(job);
@@ -75,7 +76,7 @@ export function RunForm({ hasStore }: { hasStore: boolean }) {
       {GROUPS.map((g) => (
         <fieldset key={g} className="method-group">
           <legend>{GROUP_LABEL[g]}</legend>
-          {methods.filter((m) => m.group === g && !m.llm && !m.diagnostic).map(checkbox)}
+          {methods.filter((m) => m.group === g && !m.llm && !m.diagnostic && !m.inputAblation).map(checkbox)}
         </fieldset>
       ))}
       {diagnostics.length > 0 && (
@@ -86,6 +87,16 @@ export function RunForm({ hasStore }: { hasStore: boolean }) {
             Not methods anyone could run: both put each memory in the slot of its ground-truth factor. oracle_slots is cama with only its slots replaced, so its
             lead over cama is what the model&apos;s grouping of copies costs; oracle_factors has nothing else learned either. They need a store whose memories carry
             ground-truth factors (simulated or converted bundles) and refuse one without.
+          </p>
+        </fieldset>
+      )}
+      {inputAblations.length > 0 && (
+        <fieldset className="method-group" data-testid="eval-input-ablations">
+          <legend>input groups zeroed</legend>
+          {inputAblations.map(checkbox)}
+          <p className="hint">
+            cama again with one group of the evidence model&apos;s inputs set to zero at inference (kind, text, stance, provenance, metadata), on the same slices:
+            its lead column is what the model&apos;s decisions owe to that group. Each costs a whole cama run.
           </p>
         </fieldset>
       )}

@@ -140,6 +140,18 @@ describe('jobs', () => {
     expect((await ok('episode', { id: withEpisode?.episodeId })).query.id).toBe(withEpisode?.queryId);
   });
 
+  it('offers cama with each input group of the trained model zeroed, never by default, and scores it beside cama', async () => {
+    const listed = await ok('evalMethods');
+    expect(listed.filter((m) => m.inputAblation).map((m) => m.name)).toEqual(['cama_ablate_kind', 'cama_ablate_text', 'cama_ablate_stance', 'cama_ablate_provenance', 'cama_ablate_metadata']);
+    const job = await finished(await ok('startEval', { methods: ['cama', 'cama_ablate_stance'] }));
+    expect(job.state).toBe('done');
+    const run = await ok('evalRun', { id: (job.result as { runId: number }).runId });
+    const { cama, cama_ablate_stance: ablated } = run.report!.methods;
+    // Without what memories claim, the model decides worse, and the paired lead says by how much.
+    expect(ablated!.cmr!).toBeLessThan(cama!.cmr!);
+    expect(ablated!.cama_lead_ci95!.cmr![1]).toBeGreaterThan(0);
+  });
+
   it('exports the store in a worker, atomically, as a bundle that imports back to the same content', async () => {
     const dir = join(tempFolder('wb-export-'), 'bundle');
     const job = await finished(await ok('startExport', { dir }));

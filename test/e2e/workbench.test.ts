@@ -109,12 +109,17 @@ describe('the workbench in a browser', () => {
   it('runs an evaluation of the ticked methods with progress and shows the metrics table', async () => {
     await wb.page.goto(`${wb.web.url}#/eval`);
     // A few methods, not all eleven: the run is the same loop, and the unticked ones must stay out of it.
-    // The diagnostics are offered unticked (they need ground-truth factors, which the simulated demo has).
-    const keep = ['majority_vote', 'provenance_root', 'cama', 'oracle_slots'];
+    // The diagnostics are offered unticked (they need ground-truth factors, which the simulated demo has),
+    // and so is cama with each input group of the trained model zeroed (each a whole cama run).
+    const keep = ['majority_vote', 'provenance_root', 'cama', 'oracle_slots', 'cama_ablate_text'];
     const boxes = wb.page.locator('[data-testid^="eval-method-"]');
     await boxes.first().waitFor();
     expect(await wb.page.getByTestId('eval-method-oracle_slots').isChecked()).toBe(false);
     expect(await wb.page.getByTestId('eval-method-oracle_factors').isChecked()).toBe(false);
+    const zeroed = wb.page.getByTestId('eval-input-ablations').locator('[data-testid^="eval-method-"]');
+    expect(await zeroed.evaluateAll((els) => els.map((e) => [e.getAttribute('data-testid'), (e as HTMLInputElement).checked]))).toEqual(
+      ['kind', 'text', 'stance', 'provenance', 'metadata'].map((g) => [`eval-method-cama_ablate_${g}`, false]),
+    );
     for (const id of await boxes.evaluateAll((els) => els.map((e) => e.getAttribute('data-testid') as string))) {
       if (keep.includes(id.slice('eval-method-'.length))) await wb.page.getByTestId(id).check();
       else await wb.page.getByTestId(id).uncheck();
