@@ -117,7 +117,7 @@ describe('the workbench in a browser', () => {
     expect(await wb.page.getByTestId('eval-method-oracle_slots').isChecked()).toBe(false);
     expect(await wb.page.getByTestId('eval-method-oracle_factors').isChecked()).toBe(false);
     const zeroed = wb.page.getByTestId('eval-input-ablations').locator('[data-testid^="eval-method-"]');
-    expect(await zeroed.evaluateAll((els) => els.map((e) => [e.getAttribute('data-testid'), (e as HTMLInputElement).checked]))).toEqual(
+    expect(await zeroed.evaluateAll((els) => els.map((e) => [e.getAttribute('data-testid'), (e as unknown as { checked: boolean }).checked]))).toEqual(
       ['kind', 'text', 'stance', 'provenance', 'metadata'].map((g) => [`eval-method-cama_ablate_${g}`, false]),
     );
     for (const id of await boxes.evaluateAll((els) => els.map((e) => e.getAttribute('data-testid') as string))) {
