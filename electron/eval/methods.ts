@@ -258,7 +258,8 @@ export function canAblate(model: EvidenceModel): model is Ablatable {
 
 /**
  * `cama_ablate_<group>`: CAMA with one input group of the trained model zeroed at inference (`eval
- * --ablate`), everything else as `cama`: what the model's decisions owe to that group.
+ * --ablate`), everything else as `cama`: what the model's decisions owe to that group. `a+b` zeroes both:
+ * where two groups say the same thing, each alone costs little and both together what they carry.
  */
 export function ablationMethod(group: string): Method {
   return cama(`cama_ablate_${group}`, `cama with the evidence model's ${group} inputs zeroed at inference`, {}, async (ctx) => {
@@ -267,7 +268,7 @@ export function ablationMethod(group: string): Method {
     let byGroup = ablatedModels.get(model);
     if (!byGroup) ablatedModels.set(model, (byGroup = new Map()));
     let ablated = byGroup.get(group);
-    if (!ablated) byGroup.set(group, (ablated = model.withAblation([group])));
+    if (!ablated) byGroup.set(group, (ablated = model.withAblation(group.split('+'))));
     return { model: ablated };
   });
 }

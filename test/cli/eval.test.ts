@@ -100,6 +100,20 @@ describe('cama eval', () => {
     expect(bad.stderr).toContain('got "1.5"');
   });
 
+  it('--ablate zeroes each group named, and groups joined by + together, each drop beside cama; an unknown group is refused', async () => {
+    const r = ok(await cama('eval', '--bundle', bundle, '--methods', 'cama', '--ablate', 'text,stance,text+stance', '--json'));
+    const report = JSON.parse(r.stdout) as { methods: Record<string, { cmr: number | null }>; ablations: Array<{ group: string; cmr: number | null; cmrDrop: number | null }> };
+    expect(Object.keys(report.methods)).toEqual(['cama', 'cama_ablate_text', 'cama_ablate_stance', 'cama_ablate_text+stance']);
+    expect(report.ablations.map((a) => a.group)).toEqual(['text', 'stance', 'text+stance']);
+    for (const a of report.ablations) {
+      expect(a.cmr).toBe(report.methods[`cama_ablate_${a.group}`]!.cmr);
+      expect(a.cmrDrop).toBeCloseTo(report.methods.cama!.cmr! - a.cmr!, 9);
+    }
+    const bad = await cama('eval', '--bundle', bundle, '--methods', 'cama', '--ablate', 'text+colour');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('--ablate: unknown input group "colour"; known: kind, text, stance, provenance, metadata (join groups with + to zero them together)');
+  });
+
   it('--methods nope exits 1 and names the known methods', async () => {
     const r = await cama('eval', '--bundle', bundle, '--methods', 'nope', '--json');
     expect(r.status).toBe(1);

@@ -60,7 +60,7 @@ export function evalCommand(): Command {
     .option('--claims <mode>', 'keep: score the bundle as it is; none: import every memory without its structured claims, so that hypotheses, support and votes come from text alone', 'keep')
     .option('--metadata <mode>', 'keep, or shuffled: deal every memory the kind / observed / source_type of another (a seeded permutation), so metadata says nothing (a memory derived on record is still read as not observed: that is the record, not its metadata)', 'keep')
     .option('--shuffle-seed <n>', `the seed of the permutation --metadata shuffled deals (default ${METADATA_SHUFFLE_SEED}): one shuffle is one draw, so run several to see its spread`)
-    .option('--ablate <groups>', `also score cama with each input group of the model zeroed at inference (${GROUPS.join(', ')}), and print each group's drop`)
+    .option('--ablate <groups>', `also score cama with each input group of the model zeroed at inference (${GROUPS.join(', ')}; a+b zeroes two at once, what they carry between them), and print each group's drop`)
     .option('--against <model>', AGAINST_OPTION_HELP)
     .option('--against-policy <file>', AGAINST_POLICY_OPTION_HELP)
     .option('--workers <n>', workersHelp())
@@ -78,7 +78,9 @@ export function evalCommand(): Command {
       }
       const methods = resolveMethods(opts.methods ? opts.methods.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_METHODS);
       const ablate = opts.ablate ? opts.ablate.split(',').map((s) => s.trim()).filter(Boolean) : [];
-      for (const g of ablate) if (!(GROUPS as readonly string[]).includes(g)) throw new Error(`--ablate: unknown input group "${g}"; known: ${GROUPS.join(', ')}`);
+      for (const g of ablate) {
+        for (const part of g.split('+')) if (!(GROUPS as readonly string[]).includes(part)) throw new Error(`--ablate: unknown input group "${part}"; known: ${GROUPS.join(', ')} (join groups with + to zero them together)`);
+      }
       if (opts.againstPolicy !== undefined && opts.against === undefined) throw new Error('--against-policy applies with --against only');
       if ((ablate.length > 0 || opts.against !== undefined) && !methods.some((m) => m.name === 'cama')) methods.unshift(...resolveMethods(['cama']));
       methods.push(...ablate.map(ablationMethod));
