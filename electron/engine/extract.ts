@@ -128,7 +128,8 @@ interface Prepared {
   /** The subject as written (any case, any spacing), where the key has one. */
   subjectPattern: RegExp | null;
   blocked: Set<string>; // stems and words of the question, subject and attribute
-  known: RegExp | null;
+  /** One pattern per known value, longest first (knownMatch: the first that matches at a position wins). */
+  known: readonly RegExp[] | null;
   knownNorm: Map<string, string>;
   exclude: Array<{ norm: string; tokens: Set<string> }>;
 }
@@ -194,12 +195,63 @@ export function rarestWords(question: string, frequency: (word: string) => numbe
   return counted.sort((a, b) => a.df - b.df || a.at - b.at).slice(0, n).map((c) => c.word);
 }
 
-/** The knownValues' part: their normalised forms and one pattern finding any of them. */
+/** The knownValues' part: their normalised forms and a pattern for each, longest first. */
 function prepareKnown(knownValues: readonly string[]): Pick<Prepared, 'known' | 'knownNorm'> {
   const knownNorm = new Map<string, string>();
   for (const v of knownValues) if (v.trim() !== '' && !knownNorm.has(normalizeValue(v))) knownNorm.set(normalizeValue(v), v);
-  const alts = [...knownNorm.keys()].sort((a, b) => b.length - a.length).map((v) => escape(v).replace(/ /g, '\\s+'));
-  return { known: alts.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${alts.join('|')})(?![\\p{L}\\p{N}])`, 'giu') : null, knownNorm };
+  const alts = [...knownNorm.keys()].sort((a, b) => b.length - a.length).map(valuePattern);
+  return { known: alts.length > 0 ? alts : null, knownNorm };
+}
+
+// A known value is found as its normalised words, any case, any spacing between them, not inside a longer
+// word. One pattern `(?<![\p{L}\p{N}])(?:v1|v2|…)(?![\p{L}\p{N}])` per list of values said that, but a
+// new list (a step brings in a claimed value) meant a new pattern, and compiling a letter class under `iu`
+// takes about a millisecond: a quarter of a first evaluation went there. So each value's pattern is a bare
+// literal, compiled once per value, and the word edges are tested apart (knownMatch), with the semantics of
+// the one pattern: the leftmost position where a value matches, and there the first value (longest first).
+const VALUE_PATTERNS = new Map<string, RegExp>();
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+
+function valuePattern(norm: string): RegExp {
+  return remembered(VALUE_PATTERNS, norm, () => new RegExp(escape(norm).replace(/ /g, '\\s+'), 'iuy'));
+}
+
+/** The code point that ends just before `i` ('' at the start), as a lookbehind under `u` reads it. */
+function codePointBefore(text: string, i: number): string {
+  if (i <= 0) return '';
+  const lo = text.charCodeAt(i - 1);
+  if (lo >= 0xdc00 && lo <= 0xdfff && i >= 2) {
+    const hi = text.charCodeAt(i - 2);
+    if (hi >= 0xd800 && hi <= 0xdbff) return text.slice(i - 2, i);
+  }
+  return text.charAt(i - 1);
+}
+
+/** The code point that starts at `i` ('' at the end). */
+function codePointFrom(text: string, i: number): string {
+  const cp = text.codePointAt(i);
+  return cp === undefined ? '' : String.fromCodePoint(cp);
+}
+
+/** Every known value a text states, as [start, end), scanned from its start as knownCands scans a segment. */
+export function knownSpans(text: string, knownValues: readonly string[]): Array<[number, number]> {
+  const alts = prepareKnown(knownValues).known;
+  const out: Array<[number, number]> = [];
+  for (let m = alts ? knownMatch(text, 0, alts) : null; m; m = knownMatch(text, m[1], alts as readonly RegExp[])) out.push(m);
+  return out;
+}
+
+/** The first known value found at or after `from`, as [start, end), or null. */
+function knownMatch(text: string, from: number, alts: readonly RegExp[]): [number, number] | null {
+  for (let at = from; at < text.length; at += codePointFrom(text, at).length) {
+    if (LETTER_OR_DIGIT.test(codePointBefore(text, at))) continue;
+    for (const re of alts) {
+      re.lastIndex = at;
+      const m = re.exec(text);
+      if (m && !LETTER_OR_DIGIT.test(codePointFrom(text, at + m[0].length))) return [at, at + m[0].length];
+    }
+  }
+  return null;
 }
 
 // The two parts are remembered apart: a slice's exclude list (its agents) and knownValues change from step
@@ -386,23 +438,17 @@ function cand(text: string, seg: Seg, start: number, end: number, via: Mention['
  * so the text is searched once instead of from every segment's start to the next match or the end.
  */
 function knownCands(text: string, segs: Scan['segs'], p: Prepared, out: Cand[]): void {
-  const re = p.known;
-  if (!re) return;
-  let ahead: RegExpExecArray | null | undefined;
+  const alts = p.known;
+  if (!alts) return;
+  let ahead: [number, number] | null | undefined;
   for (const seg of segs) {
     if (!seg.on) continue;
     if (ahead === null) return; // no match from the last segment's end on
-    let m: RegExpExecArray | null;
-    if (ahead !== undefined && ahead.index >= seg.start) {
-      m = ahead;
-      re.lastIndex = ahead.index + ahead[0].length;
-    } else {
-      re.lastIndex = seg.start;
-      m = re.exec(text);
-    }
-    for (; m && m.index < seg.end; m = re.exec(text)) {
-      const norm = normalizeValue(m[0]);
-      out.push(cand(text, seg, m.index, m.index + m[0].length, 'known', { value: p.knownNorm.get(norm) ?? m[0], norm }));
+    let m = ahead !== undefined && ahead[0] >= seg.start ? ahead : knownMatch(text, seg.start, alts);
+    for (; m && m[0] < seg.end; m = knownMatch(text, m[1], alts)) {
+      const found = text.slice(m[0], m[1]);
+      const norm = normalizeValue(found);
+      out.push(cand(text, seg, m[0], m[1], 'known', { value: p.knownNorm.get(norm) ?? found, norm }));
     }
     ahead = m;
   }
