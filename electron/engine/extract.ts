@@ -125,10 +125,10 @@ interface Prepared {
   rare: Set<string>; // stems of ctx.rare, where the key has no subject
   subjectLast: string | null;
   subjectNorm: string;
-  /** The subject as written (any case, any spacing), where the key has one. */
+  /** The subject as written (any case, any spacing; its word edges tested by wordMatch), where the key has one. */
   subjectPattern: RegExp | null;
   blocked: Set<string>; // stems and words of the question, subject and attribute
-  /** One pattern per known value, longest first (knownMatch: the first that matches at a position wins). */
+  /** One pattern per known value, longest first (wordMatch: the first that matches at a position wins). */
   known: readonly RegExp[] | null;
   knownNorm: Map<string, string>;
   exclude: Array<{ norm: string; tokens: Set<string> }>;
@@ -172,8 +172,7 @@ function prepareKey(ctx: KeyContext): KeyPart {
     subject: subjectWords.length > 0 ? subjectWords.map(stem) : null,
     subjectLast: subjectWords.length > 1 && (subjectWords.at(-1) as string).length >= 3 ? stem(subjectWords.at(-1) as string) : null,
     subjectNorm: normalizeValue(subjectWords.join(' ')),
-    subjectPattern:
-      subjectWords.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}])${subjectWords.map(escape).join('\\s+')}(?![\\p{L}\\p{N}])`, 'giu') : null,
+    subjectPattern: subjectWords.length > 0 ? literalPattern(subjectWords.map(escape).join('\\s+')) : null,
     blocked,
   };
 }
@@ -207,13 +206,19 @@ function prepareKnown(knownValues: readonly string[]): Pick<Prepared, 'known' | 
 // word. One pattern `(?<![\p{L}\p{N}])(?:v1|v2|…)(?![\p{L}\p{N}])` per list of values said that, but a
 // new list (a step brings in a claimed value) meant a new pattern, and compiling a letter class under `iu`
 // takes about a millisecond: a quarter of a first evaluation went there. So each value's pattern is a bare
-// literal, compiled once per value, and the word edges are tested apart (knownMatch), with the semantics of
+// literal, compiled once per value, and the word edges are tested apart (wordMatch), with the semantics of
 // the one pattern: the leftmost position where a value matches, and there the first value (longest first).
+// The subject's pattern, built for every key, is found the same way.
 const VALUE_PATTERNS = new Map<string, RegExp>();
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 
 function valuePattern(norm: string): RegExp {
-  return remembered(VALUE_PATTERNS, norm, () => new RegExp(escape(norm).replace(/ /g, '\\s+'), 'iuy'));
+  return remembered(VALUE_PATTERNS, norm, () => literalPattern(escape(norm).replace(/ /g, '\\s+')));
+}
+
+/** A literal (words joined by \\s+) to be tried at one position at a time, any case: wordMatch's. */
+function literalPattern(source: string): RegExp {
+  return new RegExp(source, 'iuy');
 }
 
 /** The code point that ends just before `i` ('' at the start), as a lookbehind under `u` reads it. */
@@ -236,13 +241,34 @@ function codePointFrom(text: string, i: number): string {
 /** Every known value a text states, as [start, end), scanned from its start as knownCands scans a segment. */
 export function knownSpans(text: string, knownValues: readonly string[]): Array<[number, number]> {
   const alts = prepareKnown(knownValues).known;
+  return alts ? wordMatches(text, alts) : [];
+}
+
+/** The text with every statement of the key's subject blanked out (mentions reads negation cues in it). */
+export function withSubjectBlanked(text: string, ctx: KeyContext): string {
+  return blanked(text, prepared(ctx).subjectPattern);
+}
+
+function blanked(text: string, pattern: RegExp | null): string {
+  if (!pattern) return text;
+  let out = '';
+  let at = 0;
+  for (const [start, end] of wordMatches(text, [pattern])) {
+    out += `${text.slice(at, start)}${' '.repeat(end - start)}`;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+/** Every match of `alts` in the text, leftmost first, each search going on from the last match's end. */
+function wordMatches(text: string, alts: readonly RegExp[]): Array<[number, number]> {
   const out: Array<[number, number]> = [];
-  for (let m = alts ? knownMatch(text, 0, alts) : null; m; m = knownMatch(text, m[1], alts as readonly RegExp[])) out.push(m);
+  for (let m = wordMatch(text, 0, alts); m; m = wordMatch(text, m[1], alts)) out.push(m);
   return out;
 }
 
-/** The first known value found at or after `from`, as [start, end), or null. */
-function knownMatch(text: string, from: number, alts: readonly RegExp[]): [number, number] | null {
+/** The first match of `alts` (literalPattern's, the first that matches at a position) at or after `from`, not inside a longer word, as [start, end), or null. */
+function wordMatch(text: string, from: number, alts: readonly RegExp[]): [number, number] | null {
   for (let at = from; at < text.length; at += codePointFrom(text, at).length) {
     if (LETTER_OR_DIGIT.test(codePointBefore(text, at))) continue;
     for (const re of alts) {
@@ -444,8 +470,8 @@ function knownCands(text: string, segs: Scan['segs'], p: Prepared, out: Cand[]):
   for (const seg of segs) {
     if (!seg.on) continue;
     if (ahead === null) return; // no match from the last segment's end on
-    let m = ahead !== undefined && ahead[0] >= seg.start ? ahead : knownMatch(text, seg.start, alts);
-    for (; m && m[0] < seg.end; m = knownMatch(text, m[1], alts)) {
+    let m = ahead !== undefined && ahead[0] >= seg.start ? ahead : wordMatch(text, seg.start, alts);
+    for (; m && m[0] < seg.end; m = wordMatch(text, m[1], alts)) {
       const found = text.slice(m[0], m[1]);
       const norm = normalizeValue(found);
       out.push(cand(text, seg, m[0], m[1], 'known', { value: p.knownNorm.get(norm) ?? found, norm }));
@@ -563,7 +589,7 @@ export function mentions(text: string, ctx: KeyContext): Mention[] {
   kept.sort((a, b) => a.start - b.start);
   // Negation cues are read with the subject's own words blanked: "the old silo" names the subject, it does
   // not say the value is old.
-  const cueText = p.subjectPattern ? text.replace(p.subjectPattern, (w) => ' '.repeat(w.length)) : text;
+  const cueText = blanked(text, p.subjectPattern);
   const byNorm = new Map<string, Mention>();
   const tokensOf = new Map<string, Set<string>>();
   for (const c of kept) if (c.name && c.norm.includes(' ')) tokensOf.set(c.norm, new Set(c.norm.split(' ')));

@@ -4,7 +4,9 @@
 // millisecond each), so here it is held to the pattern's answers on texts built to find the edges: case,
 // spacing, values inside longer words, overlapping values, letters outside the Basic Multilingual Plane.
 import { describe, expect, it } from 'vitest';
-import { knownSpans } from '../../electron/engine/extract';
+import { bare } from '../../electron/engine/extract-spans';
+import { knownSpans, withSubjectBlanked } from '../../electron/engine/extract';
+import { words } from '../../electron/engine/text';
 import { normalizeValue } from '../../shared/values';
 
 /** The one pattern, as the extractor built it before (the reference). */
@@ -46,6 +48,21 @@ describe('known values in a text', () => {
       expect(knownSpans(text, values), `${JSON.stringify(text)} for ${JSON.stringify(values)}`).toEqual(expected);
     }
     expect(found).toBeGreaterThan(300); // the texts do hold values, not only near misses
+  });
+
+  it("blanks the key's subject where its pattern would, on the same thousand texts", () => {
+    const next = rng(7);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
+    for (let n = 0; n < 1000; n++) {
+      const subject = pick(['the Old Mill', 'Joe Biden', 'São Paulo', '𝒳 ray', 'İzmir', 'Straße 12']);
+      let text = '';
+      for (let k = 0; k < 6; k++) text += next() < 0.5 ? [...pick([subject, subject.replace(/^the /, ''), 'Biden', 'mill'])].map((c) => (next() < 0.3 ? c.toUpperCase() : c)).join('') : pick(PIECES);
+      // The pattern as prepareKey built it: the subject's words, a leading "the" dropped.
+      const ws = words(subject).map(bare);
+      if (ws[0] === 'the') ws.shift();
+      const re = new RegExp(`(?<![\\p{L}\\p{N}])${ws.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')}(?![\\p{L}\\p{N}])`, 'giu');
+      expect(withSubjectBlanked(text, { question: 'what is it', subject }), JSON.stringify([text, subject])).toBe(text.replace(re, (w) => ' '.repeat(w.length)));
+    }
   });
 
   it('takes the longest value where two start at one place, and none inside a longer word', () => {
