@@ -100,6 +100,9 @@ export interface WordCounts {
   frequency(word: string): number;
 }
 
+/** Candidate rows whose filter fields the ranker keeps (a search passes over some tens of them). */
+const ROW_CACHE = 200_000;
+
 export class BoundedRanker {
   private readonly stampRow: Database.Statement<[], { r: number | null; block: Buffer | null }>;
   private readonly vocab: Database.Statement<[string], { doc: number }>;
@@ -115,6 +118,8 @@ export class BoundedRanker {
   /** A phrase's one token as FTS5 makes it, or null where it makes none or several. */
   private readonly token = new Map<string, string | null>();
   private readonly best = new Map<string, number>();
+  /** Each candidate row's id, pool and time, read once: rows are never changed or deleted, only added. */
+  private readonly rows = new Map<number, { id: string; pool: string | null; time: number | null } | null>();
 
   constructor(private readonly db: Database.Database) {
     // The index only grows (memories are never deleted): its last rowid and FTS5's averages record say
@@ -139,6 +144,7 @@ export class BoundedRanker {
     this.df.clear();
     this.best.clear();
     this.postings.clear();
+    this.rows.clear();
     if (!block || block.length === 0) {
       this.nRow = this.avgdl = 0;
       return;
@@ -204,6 +210,17 @@ export class BoundedRanker {
     return hits;
   }
 
+  /** A row's id, pool and time (null where there is none), from the cache until the index changes. */
+  private row(rowid: number): { id: string; pool: string | null; time: number | null } | null {
+    let r = this.rows.get(rowid);
+    if (r === undefined) {
+      r = this.rowInfo.get(rowid) ?? null;
+      if (this.rows.size >= ROW_CACHE) this.rows.clear();
+      this.rows.set(rowid, r);
+    }
+    return r;
+  }
+
   /** The phrase as one word of FTS5's index (lower-case ASCII is one as it is), or undefined. */
   private wordOf(phrase: string): string | undefined {
     if (/^[a-z0-9]+$/.test(phrase)) return phrase;
@@ -247,7 +264,7 @@ export class BoundedRanker {
     const pools = new Set(JSON.parse(filters.pools) as string[]);
     const exclude = new Set(JSON.parse(filters.exclude) as string[]);
     const passes = (rowid: number): boolean => {
-      const row = this.rowInfo.get(rowid);
+      const row = this.row(rowid);
       if (!row || !pools.has(row.pool ?? 'base') || exclude.has(row.id)) return false;
       return filters.asOf === null || row.time === null || row.time <= filters.asOf;
     };
