@@ -216,7 +216,7 @@ function valuePattern(norm: string): RegExp {
   return remembered(VALUE_PATTERNS, norm, () => literalPattern(escape(norm).replace(/ /g, '\\s+')));
 }
 
-/** A literal (words joined by \\s+) to be tried at one position at a time, any case: wordMatch's. */
+/** A literal (words joined by `\s+`) to be tried at one position at a time, any case: wordMatch's. */
 function literalPattern(source: string): RegExp {
   return new RegExp(source, 'iuy');
 }
@@ -267,7 +267,10 @@ function wordMatches(text: string, alts: readonly RegExp[]): Array<[number, numb
   return out;
 }
 
-/** The first match of `alts` (literalPattern's, the first that matches at a position) at or after `from`, not inside a longer word, as [start, end), or null. */
+/**
+ * The first match of `alts` (literalPattern's; at one position the first of them that matches) at or after
+ * `from` and not inside a longer word, as [start, end), or null.
+ */
 function wordMatch(text: string, from: number, alts: readonly RegExp[]): [number, number] | null {
   for (let at = from; at < text.length; at += codePointFrom(text, at).length) {
     if (LETTER_OR_DIGIT.test(codePointBefore(text, at))) continue;

@@ -461,12 +461,13 @@ export function protocolChecks(rows: readonly ProtocolRow[], targets: ProtocolCo
 /** The protocol's ablation targets (its `ablations` entry) checked on every row with claims of the sets they bound. */
 export function ablationChecks(rows: readonly ProtocolRow[], ablations: ProtocolConfig['ablations']): Check[] {
   if (!ablations) return [];
+  const { groups, maxDrop, minDrop } = ablations;
   const out: Check[] = [];
   for (const row of rows) {
     if (row.claims !== 'keep') continue;
     const bounds: Array<{ group: string; points: number; direction: 'atLeast' | 'atMost' }> = [
-      ...(ablations.maxDrop?.set === row.set ? ablations.groups.map((group) => ({ group, points: (ablations.maxDrop as { points: number }).points, direction: 'atMost' as const })) : []),
-      ...(ablations.minDrop?.set === row.set ? [{ group: ablations.minDrop.group, points: ablations.minDrop.points, direction: 'atLeast' as const }] : []),
+      ...(maxDrop?.set === row.set ? groups.map((group) => ({ group, points: maxDrop.points, direction: 'atMost' as const })) : []),
+      ...(minDrop?.set === row.set ? [{ group: minDrop.group, points: minDrop.points, direction: 'atLeast' as const }] : []),
     ];
     for (const { group, points, direction } of bounds) {
       const d = dropOf(row, group);
