@@ -541,7 +541,8 @@ function candidates(text: string, ctx: KeyContext, p: Prepared, sc: Scan): reado
   const id = `${keyed}\u0001${(ctx.knownValues ?? []).join('\u0002')}\u0000${text}`;
   const hit = CANDIDATES.get(id);
   if (hit) return hit;
-  let shaped = SHAPED.get(`${keyed}\u0000${text}`);
+  const shapedId = `${keyed}\u0000${text}`;
+  let shaped = SHAPED.get(shapedId);
   if (!shaped) {
     const cands: Cand[] = [];
     for (const seg of sc.segs) if (seg.on) segmentCands(text, seg, p, sc.hitEnds, cands);
@@ -552,7 +553,7 @@ function candidates(text: string, ctx: KeyContext, p: Prepared, sc: Scan): reado
           if (t.name && t.start === d.start && t.end < d.end && EXTENSION.test(text.slice(t.end, d.end))) t.rank = 3;
     cands.sort((a, b) => a.rank - b.rank || a.start - b.start);
     if (SHAPED.size >= SCAN_LIMIT) SHAPED.clear();
-    SHAPED.set(`${keyed}\u0000${text}`, (shaped = cands));
+    SHAPED.set(shapedId, (shaped = cands));
   }
   // Known values come first (rank 0), in text order: the order one stable sort of all of them gives.
   const known: Cand[] = [];

@@ -77,6 +77,10 @@ export const KINDS = ['observation', 'relay', 'summary', 'note', 'reasoning', 't
 export const GROUPS = ['kind', 'text', 'stance', 'provenance', 'metadata'] as const;
 export type FeatureGroup = (typeof GROUPS)[number];
 
+export function isFeatureGroup(v: string): v is FeatureGroup {
+  return (GROUPS as readonly string[]).includes(v);
+}
+
 type Named = readonly [name: string, group: FeatureGroup];
 
 /** Scalar memory features after the hashed text (which is group `text`), in order: every version writes these, and version 6 one more (featureLayout). */

@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import { METADATA_SHUFFLE_SEED } from '../../bundle/import';
 import { ablationMethod, againstMethod, DEFAULT_METHODS, DIAGNOSTIC_METHODS, resolveMethods } from '../../eval/methods';
-import { GROUPS } from '../../model/featurizer';
+import { GROUPS, isFeatureGroup } from '../../model/featurizer';
 import { type EvalReport, evaluate } from '../../eval/harness';
 import { BOOTSTRAP_RESAMPLES } from '../../eval/intervals';
 import { startEvalWorkers, workersHelp } from '../../eval/parallel';
@@ -79,7 +79,7 @@ export function evalCommand(): Command {
       const methods = resolveMethods(opts.methods ? opts.methods.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_METHODS);
       const ablate = opts.ablate ? opts.ablate.split(',').map((s) => s.trim()).filter(Boolean) : [];
       for (const g of ablate) {
-        for (const part of g.split('+')) if (!(GROUPS as readonly string[]).includes(part)) throw new Error(`--ablate: unknown input group "${part}"; known: ${GROUPS.join(', ')} (join groups with + to zero them together)`);
+        for (const part of g.split('+')) if (!isFeatureGroup(part)) throw new Error(`--ablate: unknown input group "${part}"; known: ${GROUPS.join(', ')} (join groups with + to zero them together)`);
       }
       if (opts.againstPolicy !== undefined && opts.against === undefined) throw new Error('--against-policy applies with --against only');
       if ((ablate.length > 0 || opts.against !== undefined) && !methods.some((m) => m.name === 'cama')) methods.unshift(...resolveMethods(['cama']));

@@ -5,7 +5,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { formatFixed, numberOption } from '../options';
 import { phasedBar } from '../progress';
-import { AGENT_FEATURIZER_VERSION, type FeatureGroup, FEATURIZER_VERSION, type FeaturizerVersion, featurizerVersionsText, GROUPS, isFeaturizerVersion, SLICE_FEATURIZER_VERSION, STORE_FEATURIZER_VERSION } from '../../model/featurizer';
+import { AGENT_FEATURIZER_VERSION, type FeatureGroup, FEATURIZER_VERSION, type FeaturizerVersion, featurizerVersionsText, GROUPS, isFeatureGroup, isFeaturizerVersion, SLICE_FEATURIZER_VERSION, STORE_FEATURIZER_VERSION } from '../../model/featurizer';
 import { BLINDABLE, DEFAULT_HYPER } from '../../model/spec';
 import { type AffinityRefitReport, REFIT_DEFAULTS } from '../../train/affinity-refit';
 import { type TrainEvent, train, TRAIN_DEFAULTS } from '../../train/trainer';
@@ -18,10 +18,10 @@ function groupDropoutOption(value: string): Partial<Record<FeatureGroup, number>
   if (value.trim() === '' || value.trim() === 'none') return out;
   for (const part of value.split(',')) {
     const [name, p] = part.split('=').map((s) => s.trim());
-    if (!GROUPS.includes(name as FeatureGroup)) throw new InvalidArgumentError(`"${name}" is not an input group (${GROUPS.join(', ')})`);
+    if (name === undefined || !isFeatureGroup(name)) throw new InvalidArgumentError(`"${name}" is not an input group (${GROUPS.join(', ')})`);
     const x = Number(p);
     if (p === undefined || p === '' || !Number.isFinite(x) || x < 0 || x >= 1) throw new InvalidArgumentError(`"${part}": expected GROUP=P with 0 ≤ P < 1`);
-    out[name as FeatureGroup] = x;
+    out[name] = x;
   }
   return out;
 }
