@@ -18,7 +18,7 @@ import { ALL_FAMILY_NAMES } from '../simulator/wording';
 import { Store } from '../store/store';
 import { initialSlice } from '../engine/retrieve';
 import { normalize } from '../engine/text';
-import { evaluate, type MethodMetrics } from './harness';
+import { evaluate, type MethodMetrics, type QueryScorer } from './harness';
 import { bootstrapRatio, type Interval, LEAD_METRICS, type LeadMetric, pooledLead, type QuestionFlags, type QuestionScore, type ScoredQuestions, settled } from './intervals';
 import { GROUPS } from '../model/featurizer';
 import { ablationMethod, AGAINST_METHOD, canAblate, type Method, type MethodContext, resolveMethods } from './methods';
@@ -125,6 +125,12 @@ export interface ProtocolOptions {
   /** Each row's questions with every method's scores (for a pooled comparison, intervals.ts pooledLead), grouped by set. */
   onScored?: (row: ProtocolRow, scored: ScoredQuestions) => void;
   onProgress?: (label: string, done: number, total: number) => void;
+  /**
+   * How each evaluation over `store` scores its questions (default: this thread alone); `protocol --workers`
+   * passes a pool of worker threads, kept warm from one evaluation to the next (eval/parallel.ts). The rows are
+   * the same either way.
+   */
+  scorer?: (store: Store) => QueryScorer;
 }
 
 /** Writes (or reuses) the bundle of one set at one provenance rate; returns its folder. */
@@ -199,6 +205,7 @@ export async function runProtocol(opts: ProtocolOptions): Promise<ProtocolRow[]>
             bundle: label,
             methods: rowMethods,
             context: opts.context,
+            scorer: opts.scorer?.(store),
             onProgress: (d, t) => opts.onProgress?.(label, d, t),
             onOutcome: opts.onScored
               ? (o) => {
@@ -334,6 +341,7 @@ export async function runInvariance(opts: ProtocolOptions): Promise<InvarianceRe
         bundle: `${set.name} ${label}`,
         methods: [cama],
         context: opts.context,
+        scorer: opts.scorer?.(store),
         onProgress: (d, t) => opts.onProgress?.(`invariance: ${label}`, d, t),
         onOutcome: (o) => void (o.minority && right.set(o.queryId, o.methods[0]?.correct ?? false)),
       });

@@ -165,6 +165,26 @@ async function main(): Promise<void> {
     } finally {
       await workers?.close();
     }
+    // Threads kept up and warm between evaluations, as `cama protocol` keeps them: a pool that has scored one
+    // bundle scores a bundle neither thread has read (this thread alone on a new bundle is eval_cama above).
+    if (defaultThreads() > 1) {
+      log('evaluation throughput with warm worker threads: cama alone on a bundle no thread has read');
+      const warm = new EvalWorkers(defaultThreads() - 1, { overrides: {} }, { minQueries: 0 });
+      const freshCfg = simulatorConfig({ name: 'test', seed: 3004, world: { subjects: 100 }, queries: { count: 200 } });
+      await simulate(freshCfg, join(dir, 'fresh'));
+      const fresh = Store.open(':memory:');
+      try {
+        importBundle(fresh, join(dir, 'fresh'));
+        await evaluate(testStore, { bundle: 'test', methods: resolveMethods(['cama']), context: model, scorer: warm.scorer(testStore) });
+        t = performance.now();
+        const r = await evaluate(fresh, { bundle: 'fresh', methods: resolveMethods(['cama']), context: model, scorer: warm.scorer(fresh) });
+        const s = (performance.now() - t) / 1000;
+        results.eval_cama_warm_threads = { queries: r.n_queries, seconds: round(s), queries_per_s: round(r.n_queries / s, 1), threads: defaultThreads() };
+      } finally {
+        fresh.close();
+        await warm.close();
+      }
+    }
     testStore.close();
 
     const mem = process.memoryUsage();

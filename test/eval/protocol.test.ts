@@ -8,6 +8,7 @@ import { heuristicModel } from '../../electron/engine/evidence/heuristic';
 import { heuristicPolicy } from '../../electron/engine/policy';
 import type { ScoredQuestions } from '../../electron/eval/intervals';
 import { againstMethod } from '../../electron/eval/methods';
+import { EvalWorkers } from '../../electron/eval/parallel';
 import { loadEngine } from '../../electron/runtime/setup';
 import {
   ablationChecks,
@@ -215,6 +216,25 @@ describe('the evaluation protocol', () => {
     expect(Object.keys(plain[0]!.methods)).toEqual(['majority_vote', 'cama']);
     expect(ablationChecks(plain, ablations)).toEqual([]);
     expect(renderAblations(plain, ablations)).toBeNull();
+  });
+
+  it('with worker threads kept across its evaluations (protocol --workers), gives the rows of this thread alone', async () => {
+    const ablations = { groups: ['text' as const], sets: ['tiny'], maxDrop: { set: 'tiny', points: 15 }, minDrop: { set: 'tiny', group: 'text' as const, points: 10 } };
+    const { dir, config } = tinyProtocol(17, { provenance: [1, 0], claims: ['keep', 'none'], methods: ['majority_vote', 'cama', 'oracle_slots'], ablations });
+    const run = { config, configDir: dir, dir: path.join(dir, 'sets'), context: await loadEngine() };
+    const serial = await runProtocol(run);
+    const workers = new EvalWorkers(1, { overrides: {} }, { minQueries: 0 });
+    let scored = 0;
+    try {
+      const threaded = await runProtocol({ ...run, scorer: (store) => ((scored++, workers.scorer(store))) });
+      // One scorer per evaluation: two rates, with and without claims.
+      expect(scored).toBe(4);
+      const withoutTimings = (rows: ProtocolRow[]) => rows.map((r) => ({ ...r, methods: Object.fromEntries(Object.entries(r.methods).map(([k, m]) => [k, { ...m, ms_per_query: 0 }])) }));
+      expect(Object.keys(threaded[0]!.methods)).toEqual(['majority_vote', 'cama', 'oracle_slots', 'cama_ablate_text']);
+      expect(withoutTimings(threaded)).toEqual(withoutTimings(serial));
+    } finally {
+      await workers.close();
+    }
   });
 
   it('refuses ablations of a set the protocol does not have, or bounds on a set or group it does not ablate', () => {

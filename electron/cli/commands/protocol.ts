@@ -6,7 +6,8 @@ import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { defaultModelsDir } from '../../model/paths';
 import type { ScoredQuestions } from '../../eval/intervals';
-import { AGAINST_METHOD, againstMethod, canAblate } from '../../eval/methods';
+import { AGAINST_METHOD, againstMethod, canAblate, resolveMethods } from '../../eval/methods';
+import { protocolWorkersHelp, startEvalWorkers } from '../../eval/parallel';
 import {
   ablationChecks,
   type InvarianceResult,
@@ -23,8 +24,9 @@ import {
   runProtocol,
   summarizeChecks,
 } from '../../eval/protocol';
+import type { Store } from '../../store/store';
 import { progressBar } from '../progress';
-import { AGAINST_OPTION_HELP, AGAINST_POLICY_OPTION_HELP, describeSetup, loadAgainstSetup, loadEngineSetup, MODEL_OPTION_HELP, POLICY_OPTION_HELP } from './engine';
+import { AGAINST_OPTION_HELP, AGAINST_POLICY_OPTION_HELP, describeSetup, loadAgainstSetup, loadEngineSetup, MODEL_OPTION_HELP, POLICY_OPTION_HELP, readOverrides } from './engine';
 import { cliIo } from '../io';
 
 interface ProtocolFlags {
@@ -37,6 +39,7 @@ interface ProtocolFlags {
   against?: string;
   againstPolicy?: string;
   invariance: boolean;
+  workers?: string;
   json?: boolean;
 }
 
@@ -55,6 +58,7 @@ export function protocolCommand(): Command {
     .option('--against <model>', AGAINST_OPTION_HELP)
     .option('--against-policy <file>', AGAINST_POLICY_OPTION_HELP)
     .option('--no-invariance', 'skip the invariance checks (rewrites in each family, metadata dealt out at random)')
+    .option('--workers <n>', protocolWorkersHelp())
     .option('--json', 'print the rows as one JSON object instead of the table')
     .action(async (opts: ProtocolFlags) => {
       const io = cliIo(); // taken now for the progress callbacks
@@ -63,6 +67,9 @@ export function protocolCommand(): Command {
       const setup = await loadEngineSetup(opts.engineConfig, opts.model, opts.policy);
       if (opts.againstPolicy !== undefined && opts.against === undefined) throw new Error('--against-policy applies with --against only');
       const against = opts.against !== undefined ? await loadAgainstSetup(opts.engineConfig, opts.against, opts.againstPolicy) : undefined;
+      // Worker threads for every evaluation of the run, started at the first and kept warm to the last (eval/parallel.ts):
+      // an evaluation whose methods a worker cannot rebuild (cama_against) scores in this thread.
+      const workers = startEvalWorkers(opts.workers, resolveMethods(config.methods), { overrides: readOverrides(opts.engineConfig), model: opts.model, policy: opts.policy, source: opts.engineConfig }, { minQueries: 0 });
       const out = resolve(opts.out);
       mkdirSync(out, { recursive: true });
       const bar = progressBar('protocol');
@@ -79,6 +86,7 @@ export function protocolCommand(): Command {
           only: opts.sets?.split(',').map((s) => s.trim()).filter(Boolean),
           extraMethods: against ? [againstMethod(against)] : [],
           ...(against ? { onScored: (row: ProtocolRow, s: ScoredQuestions) => void scored.push({ row, scored: s }) } : {}),
+          ...(workers ? { scorer: (store: Store) => workers.scorer(store) } : {}),
           onProgress: (l: string, d: number, t: number) => {
             if (l !== label) {
               label = l;
@@ -91,6 +99,7 @@ export function protocolCommand(): Command {
         if (opts.invariance && !opts.sets) invariance = await runInvariance(run);
       } finally {
         bar.stop();
+        void workers?.close();
       }
       const checks = [...protocolChecks(rows, config.targets), ...ablationChecks(rows, config.ablations)];
       const ablationTable = renderAblations(rows, config.ablations);
