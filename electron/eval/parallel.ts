@@ -156,7 +156,7 @@ export interface WorkerOptions {
    * methods, ran no faster (or slower) with a worker; 1000 queries of cama alone ran 16% faster.
    * Default MIN_QUERIES_FOR_WORKERS. A caller that runs many evaluations with one EvalWorkers (the
    * protocol) passes 0: the threads stay up and warm between runs, and once warm a run of 200 queries
-   * (a bundle neither thread has read) scored 1.2-1.35× faster with a worker than without (README, "Speed").
+   * (a bundle neither thread has read) scored 1.2-1.7× faster with a worker than without (README, "Threads kept warm").
    */
   minQueries?: number;
 }
