@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type EngineSetup, loadAgainstEngine, loadEngine, engineSetup as setupFrom } from '../../runtime/setup';
 import { cliIo } from '../io';
+import type { EngineRecipe } from '../../eval/parallel';
 
 export { describeSetup } from '../../runtime/setup';
 
@@ -37,6 +38,11 @@ export async function loadEngineSetup(configFile?: string, model?: string, polic
   const setup = await loadEngine(readOverrides(configFile), { model, policy, source: configFile });
   for (const note of setup.notes ?? []) cliIo().err(`cama: ${note}\n`);
   return setup;
+}
+
+/** What loadEngineSetup loads, as a worker thread rebuilds it (eval/parallel.ts): shared by `eval` and `protocol`. */
+export function engineRecipe(configFile?: string, model?: string, policy?: string): EngineRecipe {
+  return { overrides: readOverrides(configFile), model, policy, source: configFile };
 }
 
 /** --against's help text, shared by `eval` and `protocol`. */

@@ -23,7 +23,7 @@ import {
   loadEngineSetup,
   MODEL_OPTION_HELP,
   POLICY_OPTION_HELP,
-  readOverrides,
+  engineRecipe,
 } from './engine';
 import { openData } from './open';
 import { cliIo } from '../io';
@@ -88,7 +88,7 @@ export function evalCommand(): Command {
       const against = opts.against !== undefined ? await loadAgainstSetup(opts.engineConfig, opts.against, opts.againstPolicy) : undefined;
       if (against) methods.push(againstMethod(against));
       // Worker threads for a long run (eval/parallel.ts), started only when the run turns out long enough.
-      const workers = startEvalWorkers(opts.workers, methods, { overrides: readOverrides(opts.engineConfig), model: opts.model, policy: opts.policy, source: opts.engineConfig });
+      const workers = startEvalWorkers(opts.workers, methods, engineRecipe(opts.engineConfig, opts.model, opts.policy));
       const setup = await loadEngineSetup(opts.engineConfig, opts.model, opts.policy);
       // LLM methods: the configuration is checked before any data is opened, so a missing model name saves nothing.
       const llmConfig = methods.some((m) => m.llm) ? llmConfigFromEnv() : undefined;

@@ -26,7 +26,7 @@ import {
 } from '../../eval/protocol';
 import type { Store } from '../../store/store';
 import { progressBar } from '../progress';
-import { AGAINST_OPTION_HELP, AGAINST_POLICY_OPTION_HELP, describeSetup, loadAgainstSetup, loadEngineSetup, MODEL_OPTION_HELP, POLICY_OPTION_HELP, readOverrides } from './engine';
+import { AGAINST_OPTION_HELP, AGAINST_POLICY_OPTION_HELP, describeSetup, loadAgainstSetup, loadEngineSetup, MODEL_OPTION_HELP, POLICY_OPTION_HELP, engineRecipe } from './engine';
 import { cliIo } from '../io';
 
 interface ProtocolFlags {
@@ -69,7 +69,7 @@ export function protocolCommand(): Command {
       const against = opts.against !== undefined ? await loadAgainstSetup(opts.engineConfig, opts.against, opts.againstPolicy) : undefined;
       // Worker threads for every evaluation of the run, started at the first and kept warm to the last (eval/parallel.ts):
       // an evaluation whose methods a worker cannot rebuild (cama_against) scores in this thread.
-      const workers = startEvalWorkers(opts.workers, resolveMethods(config.methods), { overrides: readOverrides(opts.engineConfig), model: opts.model, policy: opts.policy, source: opts.engineConfig }, { minQueries: 0 });
+      const workers = startEvalWorkers(opts.workers, resolveMethods(config.methods), engineRecipe(opts.engineConfig, opts.model, opts.policy), { minQueries: 0 });
       const out = resolve(opts.out);
       mkdirSync(out, { recursive: true });
       const bar = progressBar('protocol');
