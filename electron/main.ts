@@ -40,7 +40,7 @@ const service = new WorkbenchService({
   dataDir: process.env.WORKBENCH_DATA_DIR ?? app.getPath('userData'),
   resourcesDir,
   modelsDir,
-  worker: { url: pathToFileURL(join(__dirname, 'worker.cjs')) },
+  worker: { url: pathToFileURL(join(__dirname, 'worker.cjs')), evalUrl: pathToFileURL(join(__dirname, 'eval-worker.cjs')) },
   // The saved LLM API key is encrypted by the system keychain (backend/llm-settings.ts).
   secretBox: {
     available: () => safeStorage.isEncryptionAvailable(),

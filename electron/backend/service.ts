@@ -203,9 +203,11 @@ export class WorkbenchService {
     return this.open(this.demoPath);
   }
 
+  /** Closes the store and ends the job threads (a job still running fails: "the worker stopped"). */
   close(): void {
     this.store?.close();
     this.store = null;
+    void this.jobs.close();
   }
 
   private current(): Store {

@@ -1,15 +1,18 @@
 // The jobs a worker thread does on its own connection to a store (worker.ts is the thread's entry; these
 // modules load only when a job needs them, so a worker asked for something light starts light).
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { exportBundle } from '../bundle/export';
 import { importBundle } from '../bundle/import';
-import { againstMethod, resolveMethods } from '../eval/methods';
+import { againstMethod, type Method, resolveMethods } from '../eval/methods';
+import type { QueryScorer } from '../eval/harness';
+import { defaultThreads, EvalWorkers, rebuildable } from '../eval/parallel';
 import { evaluateAndSave } from '../eval/persist';
 import { openLlmClient } from '../llm/session';
-import { loadAgainstEngine, loadEngine } from '../runtime/setup';
+import { defaultModelsDir } from '../model/paths';
+import { type EngineSetup, loadAgainstEngine, loadEngine } from '../runtime/setup';
 import { simulatorConfig } from '../simulator/config';
 import { simulate } from '../simulator/simulate';
 import { Store } from '../store/store';
@@ -21,7 +24,8 @@ export type Progress = (message: string) => (done: number, total: number) => voi
 
 /** Runs an import, export, analysis, evaluation or demo job on the store it names. */
 export async function runStoreJob(req: Exclude<JobRequest, { kind: 'train' }>, progress: Progress): Promise<unknown> {
-  const setup = await loadEngine({}, { model: req.modelFile, modelsDir: req.modelsDir });
+  const engine = warmEngine(req);
+  const setup = await engine.setup;
   const store = Store.open(req.storePath);
   try {
     switch (req.kind) {
@@ -38,14 +42,17 @@ export async function runStoreJob(req: Exclude<JobRequest, { kind: 'train' }>, p
         return { analysed: await analyseStore(store, setup, progress('analysing'), { all: req.all }) };
       case 'eval': {
         const against = req.against !== undefined ? againstMethod(await loadAgainstEngine({}, req.against)) : undefined;
+        const methods = [...resolveMethods(req.methods), ...(against ? [against] : [])];
+        const { scorer, threads } = scorerFor(engine, store, methods);
         const { runId, report } = await evaluateAndSave(store, {
           bundle: req.label,
-          methods: [...resolveMethods(req.methods), ...(against ? [against] : [])],
+          methods,
           // LLM answers are cached in the store's llm_cache, so a re-run asks nothing again.
           context: req.llm ? { ...setup, llm: openLlmClient(req.llm, store) } : setup,
           onProgress: progress('evaluating'),
+          ...(scorer ? { scorer } : {}),
         });
-        return { runId, nQueries: report.n_queries };
+        return { runId, nQueries: report.n_queries, threads };
       }
       case 'demo': {
         let dir = req.bundleDir;
@@ -68,4 +75,85 @@ export async function runStoreJob(req: Exclude<JobRequest, { kind: 'train' }>, p
   } finally {
     store.close();
   }
+}
+
+/**
+ * The resident thread's evaluation threads (jobs.ts, set by worker.ts): how many threads score an
+ * evaluation (this one included), and the worker script where it is not the sources' (the Electron build).
+ * Unset in a job's own thread: there every thread would start cold, and one thread alone is as fast.
+ */
+let evalThreads: { threads: number; script?: URL } | null = null;
+
+export function keepEvalThreads(options: { threads?: number; script?: URL }): void {
+  evalThreads = { threads: options.threads ?? defaultThreads(), script: options.script };
+}
+
+/**
+ * The largest store whose evaluation the warm threads share: each holds an in-memory copy of it (its
+ * serialized bytes), which a store of a million memories (about 1.5 GB) must not cost.
+ */
+const MAX_SHARED_STORE_BYTES = 256 * 2 ** 20;
+
+/** What a thread keeps from job to job: one engine, and the evaluation threads that run the same one. */
+interface WarmEngine {
+  key: string;
+  setup: Promise<EngineSetup>;
+  recipe: { overrides: unknown; model?: string; modelsDir?: string };
+  pool: EvalWorkers | null;
+}
+
+/**
+ * The engine of the last job, with what it was loaded from. The resident thread runs job after job: it
+ * keeps one engine (one set of onnxruntime sessions, and its worker threads warm) while the model and the
+ * models folders stay as they are, and loads the new one, letting the old go, when either changes.
+ */
+let warm: WarmEngine | null = null;
+
+function warmEngine(req: { modelFile?: string; modelsDir?: string }): WarmEngine {
+  const modelsDir = req.modelsDir ?? defaultModelsDir();
+  const key = JSON.stringify([req.modelFile ?? null, modelsDir, folderState(modelsDir), req.modelFile ? folderState(dirname(resolve(req.modelFile))) : null]);
+  if (warm?.key === key) return warm;
+  const old = warm;
+  const recipe = { overrides: {}, model: req.modelFile, modelsDir: req.modelsDir };
+  const mine: WarmEngine = { key, setup: loadEngine(recipe.overrides, { model: recipe.model, modelsDir: recipe.modelsDir }), recipe, pool: null };
+  warm = mine;
+  // A load that fails is not kept: the next job tries again.
+  mine.setup.catch(() => {
+    if (warm === mine) warm = null;
+  });
+  if (old) {
+    void old.pool?.close();
+    void old.setup.then(release, () => {});
+  }
+  return mine;
+}
+
+/**
+ * An evaluation's scorer, and how many threads score it: the warm threads with this one where this thread
+ * keeps them, they can rebuild the methods, and the store is small enough to copy; else this thread alone.
+ */
+function scorerFor(engine: WarmEngine, store: Store, methods: readonly Method[]): { scorer?: QueryScorer; threads: number } {
+  if (!evalThreads || evalThreads.threads < 2 || !rebuildable(methods)) return { threads: 1 };
+  const bytes = (store.db.pragma('page_count', { simple: true }) as number) * (store.db.pragma('page_size', { simple: true }) as number);
+  if (bytes > MAX_SHARED_STORE_BYTES) return { threads: 1 };
+  // Every evaluation uses them, however short: they stay up and warm between jobs (as `cama protocol` keeps its own).
+  engine.pool ??= new EvalWorkers(evalThreads.threads - 1, engine.recipe, { minQueries: 0, script: evalThreads.script });
+  return { scorer: engine.pool.scorer(store), threads: evalThreads.threads };
+}
+
+/** Every file of a folder with its size and modification time (a model or policy replaced, added or removed changes it). */
+function folderState(dir: string): string[] {
+  try {
+    return readdirSync(dir).map((name) => {
+      const st = statSync(join(dir, name));
+      return `${name}:${st.size}:${st.mtimeMs}`;
+    });
+  } catch {
+    return [];
+  }
+}
+
+/** Lets an engine's onnxruntime sessions go (the heuristic parts hold none). */
+async function release(setup: EngineSetup): Promise<void> {
+  for (const part of [setup.model, setup.policy] as Array<{ close?: () => Promise<void> }>) await part.close?.().catch(() => {});
 }

@@ -43,6 +43,16 @@ export type JobRequest =
  */
 export type WorkerRequest = JobRequest | (JobBase & { kind: 'agent-behaviour' });
 
+/**
+ * The resident thread's workerData (jobs.ts): it takes JobRequests as messages, one after another, and
+ * answers each with the WorkerMessages of a job.
+ */
+export interface ResidentData {
+  resident: true;
+  /** The evaluation worker's script (a file URL) where it is not the sources' (the Electron build's eval-worker.cjs). */
+  evalWorker?: string;
+}
+
 export type WorkerMessage =
   | { type: 'progress'; done: number; total: number; message?: string }
   | { type: 'done'; result: unknown }

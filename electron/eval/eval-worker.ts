@@ -14,7 +14,7 @@ const post = (msg: FromWorker): void => port.postMessage(msg);
 const fail = (err: unknown): void => post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
 
 const { recipe } = workerData as { recipe: EngineRecipe };
-const setup = loadEngine(recipe.overrides, { model: recipe.model, policy: recipe.policy, source: recipe.source });
+const setup = loadEngine(recipe.overrides, { model: recipe.model, policy: recipe.policy, source: recipe.source, modelsDir: recipe.modelsDir });
 setup.then(() => post({ type: 'loaded' }), fail);
 
 let run: { ctx: MethodContext; methods: ReturnType<typeof methodsByName>; store: Store; keepEpisodes: boolean } | null = null;

@@ -28,6 +28,7 @@ export interface EngineRecipe {
   model?: string;
   policy?: string;
   source?: string;
+  modelsDir?: string;
 }
 
 /** main → worker. */
@@ -70,7 +71,7 @@ export function protocolWorkersHelp(): string {
 export function startEvalWorkers(value: string | undefined, methods: readonly Method[], recipe: EngineRecipe, options: WorkerOptions = {}): EvalWorkers | null {
   const n = value === undefined ? defaultThreads() : Number(value);
   if (!Number.isInteger(n) || n < 1) throw new Error(`--workers must be a whole number ≥ 1, got "${value}"`);
-  return n > 1 && canRebuild(methods) ? new EvalWorkers(n - 1, recipe, options) : null;
+  return n > 1 && rebuildable(methods) ? new EvalWorkers(n - 1, recipe, options) : null;
 }
 
 /** The methods the workers can rebuild from a name: the registry's and the `--ablate` ones. */
@@ -78,7 +79,8 @@ export function methodsByName(names: readonly string[]): Method[] {
   return names.map((name) => (name.startsWith('cama_ablate_') ? ablationMethod(name.slice('cama_ablate_'.length)) : (resolveMethods([name])[0] as Method)));
 }
 
-function canRebuild(methods: readonly Method[]): boolean {
+/** Whether worker threads can score `methods` (an LLM method needs this thread's client; `cama_against` its second engine). */
+export function rebuildable(methods: readonly Method[]): boolean {
   if (methods.some((m) => (m as { llm?: boolean }).llm)) return false;
   try {
     return methodsByName(methods.map((m) => m.name)).every((m, i) => m.name === methods[i]?.name);
@@ -113,17 +115,20 @@ function next<T extends FromWorker['type']>(w: Worker, type: T): Promise<Extract
  * The worker's script. From the sources (the CLI, the bench and the tests run under tsx): eval-worker.ts
  * bundled by esbuild into one file under node_modules/.cache (named by its content, so concurrent runs
  * share it and an edit makes a new one), which a worker loads in a fraction of the time tsx takes to
- * transform and resolve module by module; where esbuild fails, the tsx bootstrap. From a build: the
- * sibling eval-worker.js.
+ * transform and resolve module by module; where esbuild fails, the tsx bootstrap. From an ES module
+ * build: the sibling eval-worker.js. The Electron build's CommonJS bundles have no import.meta: there the
+ * caller names the script (WorkerOptions.script, dist-electron/eval-worker.cjs).
  */
 function workerScript(): URL {
-  if (!import.meta.url.endsWith('.ts')) return new URL('./eval-worker.js', import.meta.url);
-  const fallback = new URL('./eval-worker-tsx.mjs', import.meta.url);
+  const here = import.meta.url as string | undefined;
+  if (here === undefined) throw new Error('eval workers: this bundle cannot locate eval-worker; name the script (WorkerOptions.script)');
+  if (!here.endsWith('.ts')) return new URL('./eval-worker.js', here);
+  const fallback = new URL('./eval-worker-tsx.mjs', here);
   try {
     // Loaded here, not at the top: a run in one thread, and the worker itself, never need esbuild.
-    const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+    const { buildSync } = createRequire(here)('esbuild') as typeof import('esbuild');
     const out = buildSync({
-      entryPoints: [fileURLToPath(new URL('./eval-worker.ts', import.meta.url))],
+      entryPoints: [fileURLToPath(new URL('./eval-worker.ts', here))],
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -133,7 +138,7 @@ function workerScript(): URL {
     }).outputFiles[0];
     if (!out) return fallback;
     // Inside the repository, so the bundle's bare imports (zod, onnxruntime-node, ...) resolve from node_modules.
-    const dir = fileURLToPath(new URL('../../node_modules/.cache/cama-eval-worker/', import.meta.url));
+    const dir = fileURLToPath(new URL('../../node_modules/.cache/cama-eval-worker/', here));
     const file = join(dir, `eval-worker-${createHash('sha256').update(out.contents).digest('hex').slice(0, 16)}.mjs`);
     if (!existsSync(file)) {
       mkdirSync(dir, { recursive: true });
@@ -159,6 +164,11 @@ export interface WorkerOptions {
    * (a bundle neither thread has read) scored 1.2-1.7× faster with a worker than without (README, "Threads kept warm").
    */
   minQueries?: number;
+  /**
+   * The worker's script (default: workerScript(), from the sources or beside this module). The Electron
+   * build bundles it as dist-electron/eval-worker.cjs, and the job threads are told where (jobs.ts).
+   */
+  script?: URL;
 }
 
 /** Bundles of earlier sources, untouched for an hour (a run still starting from one is long done with it). */
@@ -178,6 +188,7 @@ export class EvalWorkers {
   private workers: Worker[] = [];
   private loaded: Array<Promise<unknown>> = [];
   private readonly minQueries: number;
+  private readonly script: URL | undefined;
 
   /** Up to `count` worker threads (besides this one) that will build their engine from `recipe`. */
   constructor(
@@ -187,12 +198,13 @@ export class EvalWorkers {
   ) {
     if (!Number.isInteger(count) || count < 1) throw new RangeError(`worker threads must be a whole number ≥ 1, got ${count}`);
     this.minQueries = options.minQueries ?? MIN_QUERIES_FOR_WORKERS;
+    this.script = options.script;
   }
 
   /** Starts the threads (once); they load while this thread goes on. */
   private spawn(): void {
     if (this.workers.length > 0) return;
-    const url = workerScript();
+    const url = this.script ?? workerScript();
     this.workers = Array.from({ length: this.count }, () => new Worker(url, { workerData: { recipe: this.recipe } }));
     // Unreferenced except while scoring: nothing here may keep the process alive after an error.
     for (const w of this.workers) {
@@ -222,7 +234,7 @@ export class EvalWorkers {
    */
   scorer(store: Store): QueryScorer {
     return async (evalStore, queries, opts, take) => {
-      if (queries.length < Math.max(2, this.minQueries) || !canRebuild(opts.methods)) return serialScorer(evalStore, queries, opts, take);
+      if (queries.length < Math.max(2, this.minQueries) || !rebuildable(opts.methods)) return serialScorer(evalStore, queries, opts, take);
       this.spawn();
       for (const w of this.workers) w.ref();
       try {

@@ -113,6 +113,22 @@ describe('models in the app', () => {
     await ok('activateModel', { file: (await ok('models')).find((m) => m.name === 'default')?.file });
   });
 
+  it('evaluates with the model active when each job starts, though the job thread stays up between jobs', async () => {
+    const models = await ok('models');
+    const modelOfRun = async (runId: number): Promise<unknown> => {
+      const run = await ok('evalRun', { id: runId });
+      const id = run.results.find((r) => r.method === 'cama' && r.episodeId !== null)?.episodeId;
+      return (await ok('episode', { id })).episode.config.model;
+    };
+    // The store was imported and analysed with the default model by the same (resident) job thread.
+    for (const name of ['wo-prov-prior', 'default']) {
+      await ok('activateModel', { file: models.find((m) => m.name === name)?.file });
+      const job = await finished(await ok('startEval', { methods: ['cama'] }));
+      expect(job.state).toBe('done');
+      expect(await modelOfRun((job.result as { runId: number }).runId)).toBe(`neural:${name}`);
+    }
+  });
+
   it("trains a model on the open store's questions and labels in a worker, and lists it", async () => {
     const job = await finished(await ok('startTrain', { name: 'from-labels', epochs: 1, mu: 0.5, seed: 4 }));
     expect(job.state).toBe('done');

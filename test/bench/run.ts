@@ -19,6 +19,7 @@ import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
 import { browseBench } from './browse';
+import { appEvalBench } from './jobs';
 import { inferenceBench, trainingBench } from './model';
 import { memoriesFlag, scaleBench } from './scale';
 import { uiBench } from './ui';
@@ -186,6 +187,9 @@ async function main(): Promise<void> {
       }
     }
     testStore.close();
+
+    log("the workbench's evaluation jobs: cama alone after each of three imports, then the first store again");
+    results.eval_app_jobs = await appEvalBench(join(dir, 'app'));
 
     const mem = process.memoryUsage();
     results.memory_mb = { rss: Math.round(mem.rss / 2 ** 20), heap_used: Math.round(mem.heapUsed / 2 ** 20) };

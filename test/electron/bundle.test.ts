@@ -1,15 +1,20 @@
-// The Electron build: esbuild bundles main, preload and the job worker, and the bundled worker runs real
-// jobs (analysis, training) under plain Node, which is what Electron's main process runs it with. This
-// catches what only bundling breaks, e.g. a dependency's side-effect import dropped by tree shaking.
+// The Electron build: esbuild bundles main, preload, the job worker and the evaluation worker, and the
+// bundled workers run real jobs (analysis, training, evaluations shared between threads) under plain Node,
+// which is what Electron's main process runs them with. This catches what only bundling breaks, e.g. a
+// dependency's side-effect import dropped by tree shaking.
 
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildElectron } from '../../electron/build';
-import type { JobRequest, WorkerMessage } from '../../electron/backend/worker-protocol';
+import type { JobRequest, ResidentData, WorkerMessage } from '../../electron/backend/worker-protocol';
 import { importBundle } from '../../electron/bundle/import';
+import { evaluate } from '../../electron/eval/harness';
+import { resolveMethods } from '../../electron/eval/methods';
+import { defaultThreads } from '../../electron/eval/parallel';
+import { loadEngine } from '../../electron/runtime/setup';
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
@@ -20,11 +25,18 @@ let dir: string;
 let storePath: string;
 
 function run(request: JobRequest): Promise<WorkerMessage> {
+  return outcome(new Worker(join(root, 'dist-electron', 'worker.cjs'), { workerData: request }));
+}
+
+/** The next job's outcome from a worker: done or error. */
+function outcome(worker: Worker): Promise<WorkerMessage> {
   return new Promise((resolve) => {
-    const worker = new Worker(join(root, 'dist-electron', 'worker.cjs'), { workerData: request });
-    worker.on('message', (m: WorkerMessage) => {
-      if (m.type !== 'progress') resolve(m);
-    });
+    const onMessage = (m: WorkerMessage): void => {
+      if (m.type === 'progress') return;
+      worker.off('message', onMessage);
+      resolve(m);
+    };
+    worker.on('message', onMessage);
     worker.on('error', (err) => resolve({ type: 'error', error: err.message }));
   });
 }
@@ -39,8 +51,8 @@ beforeAll(async () => {
 });
 
 describe('the Electron bundles', () => {
-  it('are built: main, preload and worker', () => {
-    for (const f of ['main.cjs', 'preload.cjs', 'worker.cjs']) expect(existsSync(join(root, 'dist-electron', f)), f).toBe(true);
+  it('are built: main, preload, the job worker and the evaluation worker', () => {
+    for (const f of ['main.cjs', 'preload.cjs', 'worker.cjs', 'eval-worker.cjs']) expect(existsSync(join(root, 'dist-electron', f)), f).toBe(true);
   });
 
   it('run an analysis job in the bundled worker with the shipped model', async () => {
@@ -51,6 +63,30 @@ describe('the Electron bundles', () => {
       expect(store.episodeModels('workbench:cama', 'base')).toEqual([{ model: 'neural:default', count: 80 }]);
     } finally {
       store.close();
+    }
+  });
+
+  it("evaluate in the bundled resident worker, job after job, sharing the questions with the bundled evaluation worker: the one-thread results", async () => {
+    const modelsDir = join(root, 'models');
+    const data: ResidentData = { resident: true, evalWorker: pathToFileURL(join(root, 'dist-electron', 'eval-worker.cjs')).href };
+    const resident = new Worker(join(root, 'dist-electron', 'worker.cjs'), { workerData: data });
+    const store = Store.open(storePath);
+    try {
+      const serial = new Map<string, string | null>();
+      await evaluate(store, { bundle: 'demo', methods: resolveMethods(['cama']), context: await loadEngine({}, { modelsDir }), onResult: (r) => serial.set(`${r.queryId} ${r.variant}`, r.predicted) });
+      for (const label of ['first', 'second']) {
+        const done = outcome(resident);
+        resident.postMessage({ kind: 'eval', storePath, modelsDir, methods: ['cama'], label } satisfies JobRequest);
+        const msg = await done;
+        if (msg.type !== 'done') throw new Error(JSON.stringify(msg));
+        const result = msg.result as { runId: number; nQueries: number; threads: number };
+        expect(result).toMatchObject({ nQueries: 80, threads: defaultThreads() });
+        const saved = store.evalResults(result.runId);
+        expect(new Map(saved.map((r) => [`${r.queryId} ${r.variant}`, r.predicted]))).toEqual(serial);
+      }
+    } finally {
+      store.close();
+      await resident.terminate();
     }
   });
 

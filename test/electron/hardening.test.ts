@@ -80,7 +80,7 @@ describe('no sourcemaps in the package', () => {
     const app = getFileMatchers(config.build as never, 'files', '/out/app', { macroExpander: asIs, customBuildOptions: {}, globalOutDir: join(root, 'release'), defaultSrc: root })![0]!.createFilter();
     const modules = getNodeModuleFileMatcher(root, '/out/app', asIs, {}, { config: config.build, debugLogger: { isEnabled: false } } as never).createFilter();
     const file = { isDirectory: () => false } as never;
-    for (const f of ['dist-electron/main.cjs', 'dist-electron/preload.cjs', 'dist-electron/worker.cjs', 'dist/renderer/index.html', 'package.json']) expect(app(join(root, f), file), f).toBe(true);
+    for (const f of ['dist-electron/main.cjs', 'dist-electron/preload.cjs', 'dist-electron/worker.cjs', 'dist-electron/eval-worker.cjs', 'dist/renderer/index.html', 'package.json']) expect(app(join(root, f), file), f).toBe(true);
     for (const f of ['dist-electron/main.cjs.map', 'dist-electron/worker.cjs.map', 'dist/renderer/assets/index-abc.js.map']) expect(app(join(root, f), file), f).toBe(false);
     expect(modules(join(root, 'node_modules/zod/index.js'), file)).toBe(true);
     expect(modules(join(root, 'node_modules/zod/index.js.map'), file)).toBe(false);
@@ -93,7 +93,7 @@ describe('no sourcemaps in the package', () => {
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'main.cjs.map'), '{}');
     await buildElectron({ outdir: out, sourcemap: false });
-    expect(readdirSync(out).sort()).toEqual(['main.cjs', 'preload.cjs', 'worker.cjs']);
+    expect(readdirSync(out).sort()).toEqual(['eval-worker.cjs', 'main.cjs', 'preload.cjs', 'worker.cjs']);
     for (const f of readdirSync(out)) expect(readFileSync(join(out, f), 'utf8'), f).not.toContain('sourceMappingURL');
   });
 
