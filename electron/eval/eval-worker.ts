@@ -19,8 +19,10 @@ setup.then(() => post({ type: 'loaded' }), fail);
 
 let run: { ctx: MethodContext; methods: ReturnType<typeof methodsByName>; store: Store; keepEpisodes: boolean } | null = null;
 
+// One message at a time, in order: the main thread sends the next batch before this one's reply (parallel.ts).
+let queue: Promise<void> = Promise.resolve();
 port.on('message', (msg: ToWorker) => {
-  void handle(msg).catch(fail);
+  queue = queue.then(() => handle(msg)).catch(fail);
 });
 
 async function handle(msg: ToWorker): Promise<void> {

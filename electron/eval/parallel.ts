@@ -47,6 +47,8 @@ export type FromWorker =
 export const MIN_QUERIES_FOR_WORKERS = 500;
 /** Queries handed out at once: small enough to balance long and short episodes. */
 const BATCH = 2;
+/** Batches a worker holds at once: the one it scores and the next (Run.pipeline). */
+const IN_FLIGHT = 2;
 
 /** Default threads: one per core, at most 4 (beyond that the store copies cost more than they buy). */
 export function defaultThreads(): number {
@@ -308,14 +310,52 @@ class Run {
       const ready = next(w, 'ready');
       w.postMessage(start);
       checkSameEngine((await ready).config, opts);
-      for (let batch = this.nextBatch(); batch.length > 0; batch = this.nextBatch()) {
-        const reply = next(w, 'scored');
-        w.postMessage({ type: 'score', batch } satisfies ToWorker);
-        for (const { index, outcome } of (await reply).outcomes) this.done(index, outcome);
-      }
+      await this.pipeline(w);
     } catch (err) {
       this.failure ??= err as Error;
     }
+  }
+
+  /**
+   * Hands `w` batches until none is left, IN_FLIGHT of them ahead of its replies, so that it starts the
+   * next batch as soon as it has sent one instead of waiting for this thread, which takes a reply only
+   * between queries of its own share (and, in the workbench, saves each result). After a failure it sends
+   * no more and waits for the replies still owed, so that none reaches the next run.
+   */
+  private pipeline(w: Worker): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let owed = 0;
+      const send = (): void => {
+        const batch = this.nextBatch();
+        if (batch.length === 0) return;
+        owed++;
+        w.postMessage({ type: 'score', batch } satisfies ToWorker);
+      };
+      const off = (): void => {
+        w.off('message', onMessage);
+        w.off('error', onError);
+        w.off('exit', onExit);
+      };
+      const onMessage = (msg: FromWorker): void => {
+        owed--;
+        try {
+          if (msg.type === 'error') throw new Error(msg.message);
+          if (msg.type !== 'scored') throw new Error(`eval worker: expected "scored", got "${msg.type}"`);
+          for (const { index, outcome } of msg.outcomes) this.done(index, outcome);
+        } catch (err) {
+          this.failure ??= err as Error;
+        }
+        send();
+        if (owed === 0) (off(), resolve());
+      };
+      const onError = (err: Error): void => (off(), reject(err));
+      const onExit = (code: number): void => (off(), reject(new Error(`an eval worker stopped (exit code ${code}) before finishing`)));
+      w.on('message', onMessage);
+      w.on('error', onError);
+      w.on('exit', onExit);
+      for (let i = 0; i < IN_FLIGHT; i++) send();
+      if (owed === 0) (off(), resolve());
+    });
   }
 }
 

@@ -75,6 +75,32 @@ describe('eval across worker threads', () => {
     }
   });
 
+  it('after a run that fails midway, the same warm workers give the next run the serial results', async () => {
+    const serial = await run(null);
+    const workers = new EvalWorkers(1, { overrides: {} }, { minQueries: 0 });
+    try {
+      await workers.whenLoaded();
+      // The main thread's own handling of a result fails (as a full disk would fail the workbench's saving),
+      // while the worker still owes replies for the batches it was handed ahead.
+      let taken = 0;
+      const failing = evaluate(store, {
+        bundle: 'small',
+        methods,
+        context: setup,
+        onResult: () => {
+          if (++taken === 40) throw new Error('the disk is full');
+        },
+        scorer: workers.scorer(store),
+      });
+      await expect(failing).rejects.toThrow('the disk is full');
+      const again = await run(workers);
+      expect(again.results).toEqual(serial.results);
+      expect(withoutTimings(again.report)).toEqual(withoutTimings(serial.report));
+    } finally {
+      await workers.close();
+    }
+  });
+
   it('refuses workers whose engine is not the main thread\'s', async () => {
     const workers = new EvalWorkers(1, { overrides: { budget: setup.config.budget + 1 } }, { minQueries: 0 });
     try {
