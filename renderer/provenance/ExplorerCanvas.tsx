@@ -5,12 +5,15 @@
 // text (one class on the canvas, not one zoom subscription per node); farther out, edges are dropped.
 // A new drawing is handed to React Flow over several animation frames, the first view's nodes first and
 // each edge once both its ends are there: mounting a thousand nodes in one go was a single 400 ms task.
+// Farthest out (no edges), React Flow holds no node at all: FarCanvas paints the blocks of colour.
 
 import '@xyflow/react/dist/style.css';
-import { type Edge, type NodeHandle, type NodeMouseHandler, Position, ReactFlow, Controls, getNodesBounds, getViewportForBounds, useStore, useReactFlow } from '@xyflow/react';
+import { type Edge, type NodeHandle, type NodeMouseHandler, Position, ReactFlow, Controls, getNodesBounds, getViewportForBounds, useStore, useReactFlow, type Viewport } from '@xyflow/react';
+import type { MouseEvent as ReactMouseEvent } from 'react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ProvenanceOverview } from '../../shared/views';
 import { type ExplorerNode, ExplorerNodeComponent } from './ExplorerNode';
+import { FarCanvas, memoryAt } from './FarCanvas';
 import { NODE_HEIGHT, NODE_WIDTH, type Positions } from './layoutClient';
 import { useExplorer } from './store';
 
@@ -33,6 +36,7 @@ const FAR_ZOOM = 0.42;
  */
 const EDGELESS_ZOOM = 0.15;
 const NO_EDGES: Edge[] = [];
+const NO_NODES: ExplorerNode[] = [];
 /** Up to this many nodes the first view shows them all; above it, the largest cascades at a readable zoom. */
 export const FIT_ALL_MAX_NODES = 1500;
 /** The first view of a drawing too large to show whole: its top left (the largest cascades), legible. */
@@ -88,15 +92,20 @@ interface HandOver {
   inView: number;
 }
 
-function handOverOrder(graph: DrawnGraph | null, width: number, height: number): HandOver {
+/**
+ * The order for a new drawing (`view` null: its first view) or for React Flow to take the drawing back
+ * in `view` (coming in from FarCanvas's zoom, where it held no node).
+ */
+function handOverOrder(graph: DrawnGraph | null, width: number, height: number, view: Viewport | null): HandOver {
   if (!graph) return { graph, nodes: [], inView: 0 };
   const nodes = flowNodes(graph);
   // Shown whole (or no size known yet): every node is in view.
-  if (nodes.length <= FIT_ALL_MAX_NODES || width === 0 || height === 0) return { graph, nodes, inView: nodes.length };
-  const left = -FAR_START.x / FAR_START.zoom;
-  const top = -FAR_START.y / FAR_START.zoom;
-  const right = left + width / FAR_START.zoom;
-  const bottom = top + height / FAR_START.zoom;
+  if ((view === null && nodes.length <= FIT_ALL_MAX_NODES) || width === 0 || height === 0) return { graph, nodes, inView: nodes.length };
+  const { x, y, zoom } = view ?? FAR_START;
+  const left = -x / zoom;
+  const top = -y / zoom;
+  const right = left + width / zoom;
+  const bottom = top + height / zoom;
   const inView = (n: ExplorerNode) => n.position.x < right && n.position.x + NODE_WIDTH > left && n.position.y < bottom && n.position.y + NODE_HEIGHT > top;
   const first = nodes.filter(inView);
   return { graph, nodes: [...first, ...nodes.filter((n) => !inView(n))], inView: first.length };
@@ -104,27 +113,39 @@ function handOverOrder(graph: DrawnGraph | null, width: number, height: number):
 
 /**
  * How many of a drawing's nodes (in hand-over order) React Flow has been handed: VIEW_BATCH more each
- * animation frame while the first view fills, then REST_BATCH. Kept with the drawing it counts, so a new
- * drawing starts from one batch in its very first render, never from the previous drawing's count.
+ * animation frame while the view fills, then REST_BATCH. Kept with the order it counts, so a new drawing
+ * (or a new hand-over of the same one) starts from one batch in its very first render, never from the
+ * previous count.
  */
 function useNodesHandedOver(order: HandOver): number {
   const { graph, inView } = order;
   const total = order.nodes.length;
-  const [handed, setHanded] = useState<{ graph: DrawnGraph | null; count: number }>({ graph: null, count: 0 });
+  const [handed, setHanded] = useState<{ order: HandOver | null; count: number }>({ order: null, count: 0 });
   useEffect(() => {
     if (!graph) return;
     let count = Math.min(VIEW_BATCH, total);
-    setHanded({ graph, count });
+    setHanded({ order, count });
     let id = 0;
     const more = () => {
       count = Math.min(count + (count < inView ? Math.min(VIEW_BATCH, inView - count) : REST_BATCH), total);
-      setHanded({ graph, count });
+      setHanded({ order, count });
       if (count < total) id = requestAnimationFrame(more);
     };
     if (count < total) id = requestAnimationFrame(more);
     return () => cancelAnimationFrame(id);
-  }, [graph, inView, total]);
-  return handed.graph === graph ? handed.count : Math.min(VIEW_BATCH, total);
+  }, [order, graph, inView, total]);
+  return handed.order === order ? handed.count : Math.min(VIEW_BATCH, total);
+}
+
+/**
+ * How many times the view has come in from FarCanvas's zoom (detail 2) to where React Flow holds nodes:
+ * each time it is handed the nodes again, those in view first, over several frames (mounting the few
+ * hundred in view at once was a 250 ms frame).
+ */
+function useComingIn(detail: number): number {
+  const [seen, setSeen] = useState({ detail, times: 0 });
+  if (seen.detail !== detail) setSeen({ detail, times: seen.detail === 2 && detail < 2 ? seen.times + 1 : seen.times });
+  return seen.times;
 }
 
 export function ExplorerCanvas({ graph }: { graph: DrawnGraph | null }) {
@@ -133,7 +154,13 @@ export function ExplorerCanvas({ graph }: { graph: DrawnGraph | null }) {
   // The canvas's size when a drawing arrives decides its hand-over order; a resize later does not reorder.
   const size = useRef({ width, height });
   size.current = { width, height };
-  const order = useMemo(() => handOverOrder(graph, size.current.width, size.current.height), [graph]);
+  // Level of detail, one subscription for the whole canvas: 0 full, 1 colour only, 2 also no edges, and
+  // no node: FarCanvas paints them.
+  const detail = useStore((s) => (s.transform[2] < EDGELESS_ZOOM ? 2 : s.transform[2] < FAR_ZOOM ? 1 : 0));
+  const comingIn = useComingIn(detail);
+  const { setViewport, getViewport, screenToFlowPosition } = useReactFlow();
+  // The viewport is read when the view comes in, not followed: hence not among the dependencies.
+  const order = useMemo(() => handOverOrder(graph, size.current.width, size.current.height, comingIn > 0 ? getViewport() : null), [graph, comingIn]);
   const allNodes = order.nodes;
   const allEdges = useMemo(() => (graph ? flowEdges(graph.overview) : []), [graph]);
   const index = useMemo(() => new Map(allNodes.map((n, i) => [n.id, i])), [allNodes]);
@@ -146,9 +173,6 @@ export function ExplorerCanvas({ graph }: { graph: DrawnGraph | null }) {
         : allEdges.filter((e) => (index.get(e.source) ?? Number.POSITIVE_INFINITY) < handed && (index.get(e.target) ?? Number.POSITIVE_INFINITY) < handed),
     [allEdges, allNodes, index, handed],
   );
-  // Level of detail, one subscription for the whole canvas: 0 full, 1 colour only, 2 also no edges.
-  const detail = useStore((s) => (s.transform[2] < EDGELESS_ZOOM ? 2 : s.transform[2] < FAR_ZOOM ? 1 : 0));
-  const { setViewport } = useReactFlow();
   const select = useExplorer((s) => s.select);
 
   // A new drawing: show all of it when that stays legible enough, else the largest cascades (top left).
@@ -163,11 +187,17 @@ export function ExplorerCanvas({ graph }: { graph: DrawnGraph | null }) {
   }, [graph, setViewport, width === 0 || height === 0]);
 
   const onNodeClick: NodeMouseHandler<ExplorerNode> = (_, node) => select(node.id);
+  // Farthest out the blocks are FarCanvas's pixels: a click on one reaches the pane.
+  const onPaneClick = (event: ReactMouseEvent): void => {
+    if (detail < 2) return select(null);
+    const at = screenToFlowPosition({ x: event.clientX, y: event.clientY });
+    select(memoryAt(allNodes, at.x, at.y));
+  };
   return (
     <ReactFlow<ExplorerNode, Edge>
       className={detail > 0 ? 'pv-flow far' : 'pv-flow'}
       data-drawn={graph && handed >= allNodes.length ? 'all' : 'partial'}
-      nodes={nodes}
+      nodes={detail > 1 ? NO_NODES : nodes}
       edges={detail > 1 ? NO_EDGES : edges}
       nodeTypes={nodeTypes}
       onlyRenderVisibleElements
@@ -177,13 +207,14 @@ export function ExplorerCanvas({ graph }: { graph: DrawnGraph | null }) {
       edgesFocusable={false}
       elementsSelectable={false}
       onNodeClick={onNodeClick}
-      onPaneClick={() => select(null)}
+      onPaneClick={onPaneClick}
       minZoom={0.03}
       maxZoom={2}
       deleteKeyCode={null}
       selectionKeyCode={null}
       zoomOnDoubleClick={false}
     >
+      {detail > 1 && <FarCanvas nodes={allNodes} />}
       <Controls showInteractive={false} position="top-right" orientation="horizontal" />
       {detail > 1 && edges.length > 0 && (
         <div className="pv-hint" data-testid="explorer-edges-hidden">

@@ -1,7 +1,8 @@
 // The store-wide provenance explorer in a real browser against web mode, on the demo store: it draws
 // exactly the memories and edges the backend's provenanceOverview returns for the chosen limit, parents
 // above the memories derived from them, finds a memory by id and centres on it, opens a clicked memory
-// in the drawer with what the backend holds, and keeps every edge when nodes scroll out of view and back.
+// in the drawer with what the backend holds, keeps every edge when nodes scroll out of view and back, and
+// far out paints the memories on one canvas that a click still opens.
 // Screenshots land in test-artifacts/.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,13 @@ const LIMIT = 500;
 const explorer = () => wb.page.getByTestId('provenance-explorer');
 const drawnCount = async () => Number(await wb.page.getByTestId('explorer-node-count').getAttribute('data-value'));
 const int = (n: number) => n.toLocaleString('en-US');
+
+/** What the far canvas test reads of a <canvas> in the page (the test's types hold no DOM). */
+interface Canvas2d {
+  width: number;
+  getBoundingClientRect(): { left: number; top: number; width: number };
+  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } | null;
+}
 
 /** Opens the explorer with a limit and waits until its layout (computed in a worker) is drawn. */
 async function openExplorer(limit: number, expected: ProvenanceOverview): Promise<void> {
@@ -130,5 +138,53 @@ describe('the provenance explorer', () => {
     const canvas = explorer().locator('.react-flow');
     await expect.poll(() => canvas.locator('.react-flow__node').count()).toBe(expected.nodes.length);
     await expect.poll(() => canvas.locator('.react-flow__edge').count()).toBe(new Set(expected.edges.map((e) => `${e.parent}>${e.child}`)).size);
+  });
+
+  it('far out, paints every memory as a block on one canvas, in the chosen colouring, and a click on a block opens it', async () => {
+    const expected = await wb.api('provenanceOverview', { limit: LIMIT });
+    await openExplorer(LIMIT, expected);
+    const target = expected.nodes.find((n) => n.kind === 'observation') ?? expected.nodes[0];
+    if (!target) throw new Error('nothing drawn');
+    // Centre on it (search), then zoom out around it, wheel step by wheel step, until no edge is drawn.
+    await wb.page.getByTestId('explorer-search').fill(target.id);
+    await wb.page.getByTestId('explorer-search').press('Enter');
+    const node = wb.page.locator(`.react-flow__node[data-id="${target.id}"]`);
+    const box = await wb.page.locator('.pv-canvas').boundingBox();
+    if (!box) throw new Error('no canvas');
+    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    await expect
+      .poll(async () => {
+        const b = await node.boundingBox();
+        return b ? Math.hypot(b.x + b.width / 2 - centre.x, b.y + b.height / 2 - centre.y) : Number.POSITIVE_INFINITY;
+      })
+      .toBeLessThan(2);
+    await wb.page.mouse.move(centre.x, centre.y);
+    const far = wb.page.getByTestId('explorer-far-canvas');
+    for (let i = 0; i < 40 && (await far.count()) === 0; i++) await wb.page.mouse.wheel(0, 200);
+    await expect.poll(() => far.getAttribute('data-drawn')).toBe(String(expected.nodes.length));
+    // React Flow holds no node there: the blocks are the canvas's pixels.
+    await expect.poll(() => explorer().locator('.react-flow__node').count()).toBe(0);
+    expect(await wb.page.getByTestId('explorer-edges-hidden').count()).toBe(1);
+    // The canvas's RGBA at a point of the page ('x,y' of the top-left corner when `at` is null).
+    const rgba = (at: { x: number; y: number } | null) =>
+      far.evaluate((el, p) => {
+        const c = el as unknown as Canvas2d;
+        const r = c.getBoundingClientRect();
+        const scale = c.width / r.width;
+        const [x, y] = p ? [Math.round((p.x - r.left) * scale), Math.round((p.y - r.top) * scale)] : [0, 0];
+        return Array.from(c.getContext('2d')?.getImageData(x, y, 1, 1).data ?? []).join(',');
+      }, at);
+    const pixel = () => rgba(centre);
+    const background = await rgba(null);
+    await expect.poll(pixel).not.toBe(background);
+    const byCascade = await pixel();
+    // By kind, the block under the cursor takes the observation's colour (#2f7d5b).
+    await wb.page.getByTestId('explorer-color-kind').click();
+    await expect.poll(pixel).toBe('47,125,91,255');
+    expect(byCascade).not.toBe('47,125,91,255');
+    await wb.shot('provenance-far');
+    await wb.page.mouse.click(centre.x, centre.y);
+    await expect.poll(() => wb.page.getByTestId('explorer-drawer').getAttribute('data-memory-id')).toBe(target.id);
+    await wb.page.getByTestId('explorer-color-cascade').click();
   });
 });
