@@ -43,7 +43,7 @@ export function runInWorker(entry: WorkerEntry, request: WorkerRequest): Promise
   });
 }
 
-/** A job's thread as the manager sees it: its messages, its failure, its end. */
+/** The thread a job runs in, and what to do with it when the job ends. */
 interface JobThread {
   worker: Worker;
   /** Called once the job has finished, whichever way. */

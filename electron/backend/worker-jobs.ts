@@ -123,7 +123,7 @@ function warmEngine(req: { modelFile?: string; modelsDir?: string }): WarmEngine
   });
   if (old) {
     void old.pool?.close();
-    void old.setup.then(release, () => {});
+    void old.setup.then(releaseEngine, () => {});
   }
   return mine;
 }
@@ -154,6 +154,6 @@ function folderState(dir: string): string[] {
 }
 
 /** Lets an engine's onnxruntime sessions go (the heuristic parts hold none). */
-async function release(setup: EngineSetup): Promise<void> {
+async function releaseEngine(setup: EngineSetup): Promise<void> {
   for (const part of [setup.model, setup.policy] as Array<{ close?: () => Promise<void> }>) await part.close?.().catch(() => {});
 }

@@ -1,6 +1,7 @@
 // A job worker: opens its own connection to the store (WAL lets the window keep reading) and does one
-// job, reporting progress to the backend; or, as the resident thread (jobs.ts), one job after another. The jobs' modules (worker-jobs.ts, the trainer) load only when a
-// job needs them: the window also asks a worker for each agent's behaviour whenever a store opens.
+// job, reporting progress to the backend; or, as the resident thread (jobs.ts), one job after another.
+// The jobs' modules (worker-jobs.ts, the trainer) load only when a job needs them: the window also asks a
+// worker for each agent's behaviour whenever a store opens.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import type { BehaviourPasses } from '../store/agent-behaviour';
@@ -10,6 +11,8 @@ import type { JobRequest, ResidentData, WorkerMessage, WorkerRequest } from './w
 function post(msg: WorkerMessage): void {
   parentPort?.postMessage(msg);
 }
+
+const failed = (err: unknown): WorkerMessage => ({ type: 'error', error: err instanceof Error ? err.message : String(err) });
 
 const progress = (message: string) => (done: number, total: number) => post({ type: 'progress', done, total, message });
 
@@ -53,10 +56,7 @@ async function trainModel(req: Extract<JobRequest, { kind: 'train' }>): Promise<
 
 /** Runs a request and posts its outcome. */
 function answer(req: WorkerRequest): Promise<void> {
-  return run(req).then(
-    (result) => post({ type: 'done', result }),
-    (err: unknown) => post({ type: 'error', error: err instanceof Error ? err.message : String(err) }),
-  );
+  return run(req).then((result) => post({ type: 'done', result }), (err: unknown) => post(failed(err)));
 }
 
 const resident = workerData as Partial<ResidentData>;
@@ -64,12 +64,7 @@ if (resident.resident) {
   // Evaluations here are shared with worker threads kept warm from one job to the next.
   const jobs = import('./worker-jobs').then((m) => m.keepEvalThreads({ script: resident.evalWorker ? new URL(resident.evalWorker) : undefined }));
   // The manager sends a job only when the last one has answered: they run one at a time.
-  parentPort?.on('message', (req: WorkerRequest) => {
-    void jobs.then(
-      () => answer(req),
-      (err: unknown) => post({ type: 'error', error: err instanceof Error ? err.message : String(err) }),
-    );
-  });
+  parentPort?.on('message', (req: WorkerRequest) => void jobs.then(() => answer(req), (err: unknown) => post(failed(err))));
 } else {
   void answer(workerData as WorkerRequest);
 }
