@@ -41,18 +41,24 @@ export async function runStoreJob(req: Exclude<JobRequest, { kind: 'train' }>, p
       case 'analyse':
         return { analysed: await analyseStore(store, setup, progress('analysing'), { all: req.all }) };
       case 'eval': {
-        const against = req.against !== undefined ? againstMethod(await loadAgainstEngine({}, req.against)) : undefined;
-        const methods = [...resolveMethods(req.methods), ...(against ? [against] : [])];
-        const { scorer, threads } = scorerFor(engine, store, methods);
-        const { runId, report } = await evaluateAndSave(store, {
-          bundle: req.label,
-          methods,
-          // LLM answers are cached in the store's llm_cache, so a re-run asks nothing again.
-          context: req.llm ? { ...setup, llm: openLlmClient(req.llm, store) } : setup,
-          onProgress: progress('evaluating'),
-          ...(scorer ? { scorer } : {}),
-        });
-        return { runId, nQueries: report.n_queries, threads };
+        // The comparison's engine is this job's alone: its sessions are let go when the job ends, since
+        // the resident thread outlives it.
+        const againstSetup = req.against !== undefined ? await loadAgainstEngine({}, req.against) : undefined;
+        try {
+          const methods = [...resolveMethods(req.methods), ...(againstSetup ? [againstMethod(againstSetup)] : [])];
+          const { scorer, threads } = scorerFor(engine, store, methods);
+          const { runId, report } = await evaluateAndSave(store, {
+            bundle: req.label,
+            methods,
+            // LLM answers are cached in the store's llm_cache, so a re-run asks nothing again.
+            context: req.llm ? { ...setup, llm: openLlmClient(req.llm, store) } : setup,
+            onProgress: progress('evaluating'),
+            ...(scorer ? { scorer } : {}),
+          });
+          return { runId, nQueries: report.n_queries, threads };
+        } finally {
+          if (againstSetup) await releaseEngine(againstSetup);
+        }
       }
       case 'demo': {
         let dir = req.bundleDir;
