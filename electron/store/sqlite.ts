@@ -2,8 +2,8 @@
 // checks that nothing else in electron/ does). better-sqlite3 is not an N-API module, so the binary must
 // match the runtime's ABI: under Node the build in node_modules loads as usual; under Electron this passes
 // the separate Electron build (see electron/native/layout.ts) as better-sqlite3's `nativeBinding`, or says
-// exactly what is missing or mismatched and which command fixes it. The Electron main process and its job
-// workers (worker threads) both come through here: Electron sets process.versions.electron in workers too,
+// exactly what is missing or mismatched and which command fixes it. The Electron main process, its job
+// workers (worker threads) and the evaluation threads they start all come through here: Electron sets process.versions.electron in workers too,
 // from the embedder preload hook that Node runs in every worker (nodejs/node#51539), and the workers
 // inherit CAMA_NATIVE_DIR with the rest of the environment.
 
