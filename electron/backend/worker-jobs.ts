@@ -147,10 +147,13 @@ function scorerFor(engine: WarmEngine, store: Store, methods: readonly Method[])
   return { scorer: engine.pool.scorer(store), threads: evalThreads.threads };
 }
 
-/** Every file of a folder with its size and modification time (a model or policy replaced, added or removed changes it). */
+/**
+ * Every file of a folder with its size and modification time (a model or policy replaced, added or removed
+ * changes it), but hidden ones: a training writes its model beside them as a hidden temporary file first.
+ */
 function folderState(dir: string): string[] {
   try {
-    return readdirSync(dir).map((name) => {
+    return readdirSync(dir).filter((name) => !name.startsWith('.')).map((name) => {
       const st = statSync(join(dir, name));
       return `${name}:${st.size}:${st.mtimeMs}`;
     });
