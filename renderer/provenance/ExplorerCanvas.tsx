@@ -5,12 +5,12 @@
 // text (one class on the canvas, not one zoom subscription per node); farther out, edges are dropped.
 // A new drawing is handed to React Flow over several animation frames, the first view's nodes first and
 // each edge once both its ends are there: mounting a thousand nodes in one go was a single 400 ms task.
-// Farthest out (no edges), React Flow holds no node at all: FarCanvas paints the blocks of colour.
+// Farthest out (no edges), React Flow holds no node at all: FarCanvas paints the blocks of colour, and
+// coming back in, React Flow is handed the nodes again the same way, those in view first.
 
 import '@xyflow/react/dist/style.css';
 import { type Edge, type NodeHandle, type NodeMouseHandler, Position, ReactFlow, Controls, getNodesBounds, getViewportForBounds, useStore, useReactFlow, type Viewport } from '@xyflow/react';
-import type { MouseEvent as ReactMouseEvent } from 'react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type MouseEvent as ReactMouseEvent, useEffect, useMemo, useRef, useState } from 'react';
 import type { ProvenanceOverview } from '../../shared/views';
 import { type ExplorerNode, ExplorerNodeComponent } from './ExplorerNode';
 import { FarCanvas, memoryAt } from './FarCanvas';
