@@ -13,7 +13,7 @@ import { type Edge, type NodeHandle, type NodeMouseHandler, Position, ReactFlow,
 import { type MouseEvent as ReactMouseEvent, useEffect, useMemo, useRef, useState } from 'react';
 import type { ProvenanceOverview } from '../../shared/views';
 import { type ExplorerNode, ExplorerNodeComponent } from './ExplorerNode';
-import { FarCanvas, memoryAt } from './FarCanvas';
+import { FarCanvas, FarTip, memoryAt } from './FarCanvas';
 import { NODE_HEIGHT, NODE_WIDTH, type Positions } from './layoutClient';
 import { useExplorer } from './store';
 
@@ -187,15 +187,24 @@ export function ExplorerCanvas({ graph }: { graph: DrawnGraph | null }) {
   }, [graph, setViewport, width === 0 || height === 0]);
 
   const onNodeClick: NodeMouseHandler<ExplorerNode> = (_, node) => select(node.id);
-  // Farthest out the blocks are FarCanvas's pixels: a click on one reaches the pane.
-  const onPaneClick = (event: ReactMouseEvent): void => {
-    if (detail < 2) return select(null);
+  // Farthest out the blocks are FarCanvas's pixels: a click on one reaches the pane, and so does the
+  // pointer over one (the DOM nodes' title, said by FarTip instead).
+  const blockAt = (event: ReactMouseEvent): ExplorerNode | null => {
     const at = screenToFlowPosition({ x: event.clientX, y: event.clientY });
-    select(memoryAt(allNodes, at.x, at.y));
+    const id = memoryAt(allNodes, at.x, at.y);
+    return id === null ? null : (allNodes[index.get(id) as number] as ExplorerNode);
+  };
+  const onPaneClick = (event: ReactMouseEvent): void => select(detail < 2 ? null : (blockAt(event)?.id ?? null));
+  const [hover, setHover] = useState<{ node: ExplorerNode; x: number; y: number } | null>(null);
+  const onPaneMouseMove = (event: ReactMouseEvent): void => {
+    // Not while a button is down: that is a pan.
+    const node = detail < 2 || event.buttons !== 0 ? null : blockAt(event);
+    const box = (event.currentTarget as HTMLElement).getBoundingClientRect();
+    if (node?.id !== hover?.node.id) setHover(node ? { node, x: event.clientX - box.left, y: event.clientY - box.top } : null);
   };
   return (
     <ReactFlow<ExplorerNode, Edge>
-      className={detail > 0 ? 'pv-flow far' : 'pv-flow'}
+      className={`${detail > 0 ? 'pv-flow far' : 'pv-flow'}${detail > 1 && hover ? ' over-block' : ''}`}
       data-drawn={graph && handed >= allNodes.length ? 'all' : 'partial'}
       nodes={detail > 1 ? NO_NODES : nodes}
       edges={detail > 1 ? NO_EDGES : edges}
@@ -208,6 +217,8 @@ export function ExplorerCanvas({ graph }: { graph: DrawnGraph | null }) {
       elementsSelectable={false}
       onNodeClick={onNodeClick}
       onPaneClick={onPaneClick}
+      onPaneMouseMove={onPaneMouseMove}
+      onPaneMouseLeave={() => setHover(null)}
       minZoom={0.03}
       maxZoom={2}
       deleteKeyCode={null}
@@ -215,6 +226,7 @@ export function ExplorerCanvas({ graph }: { graph: DrawnGraph | null }) {
       zoomOnDoubleClick={false}
     >
       {detail > 1 && <FarCanvas nodes={allNodes} />}
+      {detail > 1 && hover && <FarTip {...hover} />}
       <Controls showInteractive={false} position="top-right" orientation="horizontal" />
       {detail > 1 && edges.length > 0 && (
         <div className="pv-hint" data-testid="explorer-edges-hidden">

@@ -3,7 +3,8 @@
 // DOM nodes. With all 5,000 nodes of the bench's store mounted, each frame of a pan cost React Flow's
 // node bookkeeping 30-150 ms (27-35 fps, frames up to 150 ms; hiding the nodes changed nothing); handed
 // no node and drawn here, the same pan holds 60 fps (README, "Benchmarks"). The canvas takes no pointer
-// events: a click reaches React Flow's pane, and memoryAt() says which block it hit.
+// events: a click reaches React Flow's pane, and memoryAt() says which block it hit; FarTip names the
+// block under the pointer, as a DOM node's title would.
 
 import { useStore } from '@xyflow/react';
 import { useLayoutEffect, useMemo, useRef } from 'react';
@@ -93,4 +94,15 @@ export function FarCanvas({ nodes }: { nodes: readonly ExplorerNode[] }) {
   }, [tx, ty, zoom, width, height, colorBy, byCascade, byKind, position, selected, found]);
 
   return <canvas ref={ref} className="pv-far" data-testid="explorer-far-canvas" data-drawn={nodes.length} style={{ width, height }} />;
+}
+
+/** The memory under the pointer, named beside it (x, y: the pointer within the canvas). */
+export function FarTip({ node, x, y }: { node: ExplorerNode; x: number; y: number }) {
+  const m = node.data;
+  return (
+    <div className="pv-far-tip" data-testid="explorer-far-tip" data-memory-id={m.id} style={{ left: x + 12, top: y + 12 }}>
+      <b>{m.id}</b> · {m.agent} · {m.kind ?? 'no kind'} · cascade {m.component + 1}
+      <div className="pv-far-tip-text">{m.text}</div>
+    </div>
+  );
 }

@@ -140,7 +140,7 @@ describe('the provenance explorer', () => {
     await expect.poll(() => canvas.locator('.react-flow__edge').count()).toBe(new Set(expected.edges.map((e) => `${e.parent}>${e.child}`)).size);
   });
 
-  it('far out, paints every memory as a block on one canvas, in the chosen colouring, and a click on a block opens it', async () => {
+  it('far out, paints every memory as a block on one canvas, in the chosen colouring; the pointer on a block names it, a click opens it', async () => {
     const expected = await wb.api('provenanceOverview', { limit: LIMIT });
     await openExplorer(LIMIT, expected);
     const target = expected.nodes.find((n) => n.kind === 'observation') ?? expected.nodes[0];
@@ -182,6 +182,9 @@ describe('the provenance explorer', () => {
     await wb.page.getByTestId('explorer-color-kind').click();
     await expect.poll(pixel).toBe('47,125,91,255');
     expect(byCascade).not.toBe('47,125,91,255');
+    // The pointer over the block names it, as a node's title would.
+    await wb.page.mouse.move(centre.x + 1, centre.y);
+    await expect.poll(() => wb.page.getByTestId('explorer-far-tip').getAttribute('data-memory-id')).toBe(target.id);
     await wb.shot('provenance-far');
     await wb.page.mouse.click(centre.x, centre.y);
     await expect.poll(() => wb.page.getByTestId('explorer-drawer').getAttribute('data-memory-id')).toBe(target.id);
