@@ -20,6 +20,7 @@ import { simulate } from '../../electron/simulator/simulate';
 import { Store } from '../../electron/store/store';
 import { browseBench } from './browse';
 import { appEvalBench } from './jobs';
+import { machineMs } from './machine';
 import { inferenceBench, trainingBench } from './model';
 import { memoriesFlag, scaleBench } from './scale';
 import { uiBench } from './ui';
@@ -74,6 +75,9 @@ async function main(): Promise<void> {
   if (scaleOnly && scaleMemories === undefined) throw new Error('--scale-only needs --memories N');
   const dir = mkdtempSync(join(tmpdir(), 'cama-bench-'));
   const results: Record<string, unknown> = { node: process.version, date: new Date().toISOString() };
+  // The machine's own speed, before and after (the figures of two runs compare only beside these).
+  const machine: Record<string, number> = { before_ms: machineMs() };
+  results.machine = machine;
   try {
     if (scaleMemories !== undefined) {
       results.scale = await scaleBench(join(dir, 'scale'), { memories: scaleMemories, log });
@@ -193,6 +197,7 @@ async function main(): Promise<void> {
 
     const mem = process.memoryUsage();
     results.memory_mb = { rss: Math.round(mem.rss / 2 ** 20), heap_used: Math.round(mem.heapUsed / 2 ** 20) };
+    machine.after_ms = machineMs();
 
     // Last, so the memory above is the engine's alone: the renderer in headless Chromium (test/bench/ui.ts).
     log('UI: inspector first render and provenance-explorer panning, in headless Chromium');
