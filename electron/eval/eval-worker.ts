@@ -26,6 +26,11 @@ port.on('message', (msg: ToWorker) => {
 });
 
 async function handle(msg: ToWorker): Promise<void> {
+  if (msg.type === 'end') {
+    run?.store.close();
+    run = null;
+    return;
+  }
   if (msg.type === 'start') {
     run?.store.close();
     const engine = await setup;

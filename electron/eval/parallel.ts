@@ -34,7 +34,9 @@ export interface EngineRecipe {
 /** main → worker. */
 export type ToWorker =
   | { type: 'start'; store: Uint8Array; methods: string[]; keepEpisodes: boolean }
-  | { type: 'score'; batch: Array<{ index: number; query: Query }> };
+  | { type: 'score'; batch: Array<{ index: number; query: Query }> }
+  /** The run is over: the worker lets its copy of the store go (a thread kept warm holds no store between runs). */
+  | { type: 'end' };
 
 /** worker → main. */
 export type FromWorker =
@@ -309,8 +311,12 @@ class Run {
       if (this.sent >= this.queries.length || this.failure) return;
       const ready = next(w, 'ready');
       w.postMessage(start);
-      checkSameEngine((await ready).config, opts);
-      await this.pipeline(w);
+      try {
+        checkSameEngine((await ready).config, opts);
+        await this.pipeline(w);
+      } finally {
+        w.postMessage({ type: 'end' } satisfies ToWorker);
+      }
     } catch (err) {
       this.failure ??= err as Error;
     }
