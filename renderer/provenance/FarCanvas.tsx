@@ -1,8 +1,9 @@
 // The explorer's farthest level of detail: below EDGELESS_ZOOM every memory is a block of colour a few
 // pixels wide and no edge is drawn, so the blocks are painted on one <canvas> instead of being thousands of
-// DOM nodes. With all 5,000 nodes of the bench's store mounted, each frame of a pan cost React Flow's
-// node bookkeeping 30-150 ms (27-35 fps, frames up to 150 ms; hiding the nodes changed nothing); handed
-// no node and drawn here, the same pan holds 60 fps (README, "Benchmarks"). The canvas takes no pointer
+// DOM nodes. With all 5,000 nodes of the bench's store mounted, a pan ran at 25-35 fps with frames up to
+// 150 ms, and hiding the nodes changed nothing: React Flow's own work over 5,000 mounted nodes, at every
+// change of the viewport, was the cost. Handed no node and painted here, the same pan holds 60 fps
+// (README, "Benchmarks"). The canvas takes no pointer
 // events: a click reaches React Flow's pane, and memoryAt() says which block it hit; FarTip names the
 // block under the pointer, as a DOM node's title would.
 
@@ -27,7 +28,7 @@ function batches(nodes: readonly ExplorerNode[], color: (n: ExplorerNode) => str
   return out;
 }
 
-/** The memory whose block holds the flow point (x, y), if any (the last drawn wins, as on screen). */
+/** The memory whose block holds the flow point (x, y), if any (the layout never overlaps two blocks). */
 export function memoryAt(nodes: readonly ExplorerNode[], x: number, y: number): string | null {
   for (let i = nodes.length - 1; i >= 0; i--) {
     const p = (nodes[i] as ExplorerNode).position;
