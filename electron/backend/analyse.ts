@@ -2,6 +2,7 @@
 // browser can list decisions and the inspector can step through them.
 
 import { runEpisode } from '../engine/episode';
+import { type EpisodeRunner, serialEpisodes } from '../eval/parallel';
 import type { EngineSetup } from '../runtime/setup';
 import type { Store } from '../store/store';
 
@@ -11,20 +12,29 @@ import type { Store } from '../store/store';
  */
 export const ANALYSIS_METHOD = 'workbench:cama';
 
+export interface AnalyseOptions {
+  /** Every query again (a new model), not only those without an analysis episode. */
+  all?: boolean;
+  /**
+   * Who runs the episodes (default: this thread). The workbench's resident job thread passes its warm
+   * evaluation threads' (EvalWorkers.episodes), which also warms them for the evaluation that follows.
+   */
+  episodes?: (store: Store, setup: EngineSetup, method: string) => EpisodeRunner;
+}
+
 /** Analyses the queries without an analysis episode, or, with `all`, every query again (a new model). */
 export async function analyseStore(
   store: Store,
   setup: EngineSetup,
   onProgress?: (done: number, total: number) => void,
-  opts: { all?: boolean } = {},
+  opts: AnalyseOptions = {},
 ): Promise<number> {
   const have = new Set(opts.all ? [] : store.listEpisodes({ method: ANALYSIS_METHOD, variant: 'base' }).map((e) => e.queryId));
   const todo = store.queries().filter((q) => !have.has(q.id));
-  let done = 0;
-  for (const query of todo) {
-    const episode = await runEpisode({ ...setup, source: store }, query, { method: ANALYSIS_METHOD });
+  const run = opts.episodes?.(store, setup, ANALYSIS_METHOD) ?? serialEpisodes((query) => runEpisode({ ...setup, source: store }, query, { method: ANALYSIS_METHOD }));
+  await run(todo, (index, episode) => {
     store.saveEpisode(episode);
-    onProgress?.(++done, todo.length);
-  }
+    onProgress?.(index + 1, todo.length);
+  });
   return todo.length;
 }

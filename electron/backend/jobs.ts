@@ -4,7 +4,8 @@
 // Jobs on a store (import, export, analysis, evaluation, demo) go to one resident thread that stays up
 // between them: its JIT is warm and its engine and text caches are filled (the analysis after an import
 // reads every question the evaluation will read), so the second and later jobs of a session run at a
-// warm thread's speed instead of a cold one's (README, "Evaluation in the workbench"). While it is busy,
+// warm thread's speed instead of a cold one's (README, "Evaluation in the workbench"); its analyses and
+// evaluations are shared with evaluation threads it keeps warm the same way. While it is busy,
 // or for a training (which holds its examples and tensors, and gives that memory back by ending), a job
 // gets a thread of its own, as every job did before.
 

@@ -16,7 +16,7 @@ import { type EngineSetup, loadAgainstEngine, loadEngine } from '../runtime/setu
 import { simulatorConfig } from '../simulator/config';
 import { simulate } from '../simulator/simulate';
 import { Store } from '../store/store';
-import { analyseStore } from './analyse';
+import { type AnalyseOptions, analyseStore } from './analyse';
 import type { JobRequest } from './worker-protocol';
 
 /** Reports progress: done of total, with what is being done. */
@@ -31,7 +31,7 @@ export async function runStoreJob(req: Exclude<JobRequest, { kind: 'train' }>, p
     switch (req.kind) {
       case 'import': {
         const summary = importBundle(store, req.dir, { onProgress: progress('importing'), limits: { within: req.within } });
-        const analysed = await analyseStore(store, setup, progress('analysing'));
+        const analysed = await analyseStore(store, setup, progress('analysing'), analysisFor(engine, store));
         return { ...summary, analysed };
       }
       case 'export': {
@@ -39,7 +39,7 @@ export async function runStoreJob(req: Exclude<JobRequest, { kind: 'train' }>, p
         return { dir: req.dir, files: summary.files };
       }
       case 'analyse':
-        return { analysed: await analyseStore(store, setup, progress('analysing'), { all: req.all }) };
+        return { analysed: await analyseStore(store, setup, progress('analysing'), { all: req.all, ...analysisFor(engine, store) }) };
       case 'eval': {
         // The comparison's engine is this job's alone: its sessions are let go when the job ends, since
         // the resident thread outlives it.
@@ -71,7 +71,7 @@ export async function runStoreJob(req: Exclude<JobRequest, { kind: 'train' }>, p
         }
         try {
           const summary = importBundle(store, dir, { onProgress: progress('importing') });
-          const analysed = await analyseStore(store, setup, progress('analysing'));
+          const analysed = await analyseStore(store, setup, progress('analysing'), analysisFor(engine, store));
           return { ...summary, analysed };
         } finally {
           if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -139,12 +139,27 @@ function warmEngine(req: { modelFile?: string; modelsDir?: string }): WarmEngine
  * keeps them, they can rebuild the methods, and the store is small enough to copy; else this thread alone.
  */
 function scorerFor(engine: WarmEngine, store: Store, methods: readonly Method[]): { scorer?: QueryScorer; threads: number } {
-  if (!evalThreads || evalThreads.threads < 2 || !rebuildable(methods)) return { threads: 1 };
+  const pool = rebuildable(methods) ? poolFor(engine, store) : null;
+  return pool ? { scorer: pool.scorer(store), threads: pool.threads } : { threads: 1 };
+}
+
+/**
+ * The analysis's episodes shared the same way: faster on a large store, and the threads are warm for the
+ * evaluation that follows an import (else the first evaluation of a session was slower with them than without).
+ */
+function analysisFor(engine: WarmEngine, store: Store): Pick<AnalyseOptions, 'episodes'> {
+  const pool = poolFor(engine, store);
+  return pool ? { episodes: (s, setup, method) => pool.episodes(s, setup, method) } : {};
+}
+
+/** The warm evaluation threads for a job on `store`: where this thread keeps them and the store is small enough to copy. */
+function poolFor(engine: WarmEngine, store: Store): EvalWorkers | null {
+  if (!evalThreads || evalThreads.threads < 2) return null;
   const bytes = (store.db.pragma('page_count', { simple: true }) as number) * (store.db.pragma('page_size', { simple: true }) as number);
-  if (bytes > MAX_SHARED_STORE_BYTES) return { threads: 1 };
-  // Every evaluation uses them, however short: they stay up and warm between jobs (as `cama protocol` keeps its own).
+  if (bytes > MAX_SHARED_STORE_BYTES) return null;
+  // Every job uses them, however short: they stay up and warm between jobs (as `cama protocol` keeps its own).
   engine.pool ??= new EvalWorkers(evalThreads.threads - 1, engine.recipe, { minQueries: 0, script: evalThreads.script });
-  return { scorer: engine.pool.scorer(store), threads: evalThreads.threads };
+  return engine.pool;
 }
 
 /**

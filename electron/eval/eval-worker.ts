@@ -1,12 +1,14 @@
 // One evaluation worker thread (eval/parallel.ts): loads the engine from the recipe, opens its copy of
-// the store, and scores the queries it is handed with the methods named.
+// the store, and scores the queries it is handed with the methods named, or runs one episode of each (the
+// workbench's analysis).
 
 import { parentPort, workerData } from 'node:worker_threads';
+import { runEpisode } from '../engine/episode';
 import { loadEngine } from '../runtime/setup';
 import { Store } from '../store/store';
 import { scoreQuery } from './harness';
 import type { MethodContext } from './methods';
-import { type EngineRecipe, type FromWorker, methodsByName, type ToWorker } from './parallel';
+import { type EngineRecipe, type FromWorker, methodsByName, type ToWorker, type WorkerTask } from './parallel';
 
 const port = parentPort;
 if (!port) throw new Error('eval-worker.ts runs as a worker thread (eval/parallel.ts starts it)');
@@ -17,7 +19,7 @@ const { recipe } = workerData as { recipe: EngineRecipe };
 const setup = loadEngine(recipe.overrides, { model: recipe.model, policy: recipe.policy, source: recipe.source, modelsDir: recipe.modelsDir });
 setup.then(() => post({ type: 'loaded' }), fail);
 
-let run: { ctx: MethodContext; methods: ReturnType<typeof methodsByName>; store: Store; keepEpisodes: boolean } | null = null;
+let run: { ctx: MethodContext; store: Store; task: WorkerTask; methods: ReturnType<typeof methodsByName> } | null = null;
 
 // One message at a time, in order: the main thread sends the next batch before this one's reply (parallel.ts).
 let queue: Promise<void> = Promise.resolve();
@@ -35,15 +37,20 @@ async function handle(msg: ToWorker): Promise<void> {
     run?.store.close();
     const engine = await setup;
     const store = Store.fromSerialized(Buffer.from(msg.store.buffer, msg.store.byteOffset, msg.store.byteLength));
-    run = { ctx: { ...engine, source: store }, methods: methodsByName(msg.methods), store, keepEpisodes: msg.keepEpisodes };
+    run = { ctx: { ...engine, source: store }, store, task: msg.task, methods: msg.task.kind === 'score' ? methodsByName(msg.task.methods) : [] };
     post({ type: 'ready', config: engine.config });
     return;
   }
   if (!run) throw new Error('eval worker: queries before the store');
   const outcomes = [];
+  const { task } = run;
   for (const { index, query } of msg.batch) {
+    if (task.kind === 'episode') {
+      outcomes.push({ index, outcome: await runEpisode(run.ctx, query, { method: task.method }) });
+      continue;
+    }
     const outcome = await scoreQuery(run.store, run.ctx, run.methods, query);
-    if (!run.keepEpisodes) for (const r of outcome.results) delete r.episode;
+    if (!task.keepEpisodes) for (const r of outcome.results) delete r.episode;
     outcomes.push({ index, outcome });
   }
   post({ type: 'scored', outcomes });

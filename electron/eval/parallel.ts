@@ -2,7 +2,8 @@
 // holds its own in-memory copy of the store (the bytes of `db.serialize()`), its own engine (onnxruntime
 // sessions included, loaded from the same recipe) and the same methods by name. Outcomes come back with
 // their index and are passed on in store order, so the report, onResult and the progress are those of
-// the serial loop, whatever the number of threads.
+// the serial loop, whatever the number of threads. The workbench's analysis of a store (one episode per
+// question, backend/analyse.ts) is shared the same way (EvalWorkers.episodes).
 //
 // Queries go out two at a time to whichever thread is free (episodes differ in length). This thread scores
 // from the first query on while the workers load their modules and models. Workers pay only on long runs
@@ -19,7 +20,10 @@ import { Worker } from 'node:worker_threads';
 import type { Query } from '../../shared/domain';
 import type { EngineConfig } from '../engine/config';
 import type { Store } from '../store/store';
-import { type EvalOptions, type EvalStore, type QueryOutcome, type QueryScorer, scoreQuery, serialScorer } from './harness';
+import type { EpisodeRecord } from '../../shared/episode';
+import { runEpisode } from '../engine/episode';
+import type { EngineSetup } from '../runtime/setup';
+import { type QueryOutcome, type QueryScorer, scoreQuery, serialScorer } from './harness';
 import { ablationMethod, type Method, resolveMethods } from './methods';
 
 /** How a worker builds the same engine as the main thread: loadEngine's arguments. */
@@ -31,9 +35,15 @@ export interface EngineRecipe {
   modelsDir?: string;
 }
 
+/**
+ * What the workers do with each question of a run: score it with the methods named (an evaluation), or run
+ * one episode of `method` on its base slice (the workbench's analysis of a store, backend/analyse.ts).
+ */
+export type WorkerTask = { kind: 'score'; methods: string[]; keepEpisodes: boolean } | { kind: 'episode'; method: string };
+
 /** main → worker. */
 export type ToWorker =
-  | { type: 'start'; store: Uint8Array; methods: string[]; keepEpisodes: boolean }
+  | { type: 'start'; store: Uint8Array; task: WorkerTask }
   | { type: 'score'; batch: Array<{ index: number; query: Query }> }
   /** The run is over: the worker lets its copy of the store go (a thread kept warm holds no store between runs). */
   | { type: 'end' };
@@ -42,7 +52,7 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'loaded' }
   | { type: 'ready'; config: EngineConfig }
-  | { type: 'scored'; outcomes: Array<{ index: number; outcome: QueryOutcome }> }
+  | { type: 'scored'; outcomes: Array<{ index: number; outcome: QueryOutcome | EpisodeRecord }> }
   | { type: 'error'; message: string };
 
 /** Below this many queries an evaluation runs in this thread alone (see WorkerOptions). */
@@ -194,6 +204,11 @@ export class EvalWorkers {
   private readonly minQueries: number;
   private readonly script: URL | undefined;
 
+  /** The threads that score a shared run: the workers and this one. */
+  get threads(): number {
+    return this.count + 1;
+  }
+
   /** Up to `count` worker threads (besides this one) that will build their engine from `recipe`. */
   constructor(
     private readonly count: number,
@@ -239,14 +254,33 @@ export class EvalWorkers {
   scorer(store: Store): QueryScorer {
     return async (evalStore, queries, opts, take) => {
       if (queries.length < Math.max(2, this.minQueries) || !rebuildable(opts.methods)) return serialScorer(evalStore, queries, opts, take);
-      this.spawn();
-      for (const w of this.workers) w.ref();
-      try {
-        await new Run(queries, take).score(evalStore, store, this.workers, this.loaded, opts);
-      } finally {
-        for (const w of this.workers) w.unref();
-      }
+      const ctx = { ...opts.context, source: evalStore };
+      const task: WorkerTask = { kind: 'score', methods: opts.methods.map((m) => m.name), keepEpisodes: opts.onResult !== undefined };
+      await this.share(new Run<QueryOutcome>(queries, take, (query) => scoreQuery(evalStore, ctx, opts.methods, query)), store, task, opts.context.config);
     };
+  }
+
+  /**
+   * One episode of `method` per question, on its base slice, in `store`, with `engine` (the workers' own
+   * engine must be the same): this thread and the workers, each result passed to `take` in question order.
+   * The workbench's analysis of a store (backend/analyse.ts) runs through it.
+   */
+  episodes(store: Store, engine: EngineSetup, method: string): EpisodeRunner {
+    return async (queries, take) => {
+      const one = (query: Query): Promise<EpisodeRecord> => runEpisode({ ...engine, source: store }, query, { method });
+      if (queries.length < Math.max(2, this.minQueries)) return serialEpisodes(one)(queries, take);
+      await this.share(new Run<EpisodeRecord>(queries, take, one), store, { kind: 'episode', method }, engine.config);
+    };
+  }
+
+  private async share<T>(run: Run<T>, store: Store, task: WorkerTask, config: EngineConfig): Promise<void> {
+    this.spawn();
+    for (const w of this.workers) w.ref();
+    try {
+      await run.score(store, this.workers, this.loaded, task, config);
+    } finally {
+      for (const w of this.workers) w.unref();
+    }
   }
 
   async close(): Promise<void> {
@@ -254,23 +288,35 @@ export class EvalWorkers {
   }
 }
 
-/** One evaluation shared out: a queue of query indices, and the outcomes passed on in index order. */
-class Run {
+/** Runs questions one after another in this thread, each result passed to `take` in order. */
+export function serialEpisodes(one: (query: Query) => Promise<EpisodeRecord>): EpisodeRunner {
+  return async (queries, take) => {
+    for (const [index, query] of queries.entries()) take(index, await one(query));
+  };
+}
+
+/** Runs one episode per question, passing each to `take` in question order (EvalWorkers.episodes, serialEpisodes). */
+export type EpisodeRunner = (queries: readonly Query[], take: (index: number, episode: EpisodeRecord) => void) => Promise<void>;
+
+/** One run shared out: a queue of question indices, and the outcomes passed on in index order. */
+class Run<T> {
   private sent = 0;
   private flushed = 0;
-  private readonly pending = new Map<number, QueryOutcome>();
+  private readonly pending = new Map<number, T>();
   private failure: Error | null = null;
 
   constructor(
     private readonly queries: readonly Query[],
-    private readonly take: (index: number, outcome: QueryOutcome) => void,
+    private readonly take: (index: number, outcome: T) => void,
+    /** This thread's work on one question. */
+    private readonly one: (query: Query) => Promise<T>,
   ) {}
 
-  async score(evalStore: EvalStore, store: Store, workers: readonly Worker[], loaded: ReadonlyArray<Promise<unknown>>, opts: EvalOptions): Promise<void> {
+  async score(store: Store, workers: readonly Worker[], loaded: ReadonlyArray<Promise<unknown>>, task: WorkerTask, config: EngineConfig): Promise<void> {
     // The copy the workers score is the store as it is when the run starts.
     const bytes = store.db.serialize();
-    const start: ToWorker = { type: 'start', store: bytes, methods: opts.methods.map((m) => m.name), keepEpisodes: opts.onResult !== undefined };
-    await Promise.all([this.here(evalStore, opts), ...workers.map((w, i) => this.there(w, loaded[i] as Promise<unknown>, start, opts))]);
+    const start: ToWorker = { type: 'start', store: bytes, task };
+    await Promise.all([this.here(), ...workers.map((w, i) => this.there(w, loaded[i] as Promise<unknown>, start, config))]);
     if (this.failure) throw this.failure;
     if (this.flushed !== this.queries.length) throw new Error(`eval: ${this.flushed} of ${this.queries.length} queries came back`);
   }
@@ -282,7 +328,7 @@ class Run {
     return batch;
   }
 
-  private done(index: number, outcome: QueryOutcome): void {
+  private done(index: number, outcome: T): void {
     this.pending.set(index, outcome);
     for (let o = this.pending.get(this.flushed); o !== undefined; o = this.pending.get(this.flushed)) {
       this.pending.delete(this.flushed);
@@ -291,11 +337,10 @@ class Run {
   }
 
   /** This thread's share: from the first query on, while the workers still load. */
-  private async here(store: EvalStore, opts: EvalOptions): Promise<void> {
-    const ctx = { ...opts.context, source: store };
+  private async here(): Promise<void> {
     try {
       for (let batch = this.nextBatch(); batch.length > 0; batch = this.nextBatch()) {
-        for (const { index, query } of batch) this.done(index, await scoreQuery(store, ctx, opts.methods, query));
+        for (const { index, query } of batch) this.done(index, await this.one(query));
         // Let the workers' messages in: an engine that never awaits real I/O would otherwise starve them.
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -305,14 +350,14 @@ class Run {
   }
 
   /** One worker's share, once it has loaded, opened its copy and shown the same engine. */
-  private async there(w: Worker, loaded: Promise<unknown>, start: ToWorker, opts: EvalOptions): Promise<void> {
+  private async there(w: Worker, loaded: Promise<unknown>, start: ToWorker, config: EngineConfig): Promise<void> {
     try {
       await loaded;
       if (this.sent >= this.queries.length || this.failure) return;
       const ready = next(w, 'ready');
       w.postMessage(start);
       try {
-        checkSameEngine((await ready).config, opts);
+        checkSameEngine((await ready).config, config);
         await this.pipeline(w);
       } finally {
         w.postMessage({ type: 'end' } satisfies ToWorker);
@@ -347,7 +392,7 @@ class Run {
         try {
           if (msg.type === 'error') throw new Error(msg.message);
           if (msg.type !== 'scored') throw new Error(`eval worker: expected "scored", got "${msg.type}"`);
-          for (const { index, outcome } of msg.outcomes) this.done(index, outcome);
+          for (const { index, outcome } of msg.outcomes) this.done(index, outcome as T);
         } catch (err) {
           this.failure ??= err as Error;
         }
@@ -366,8 +411,8 @@ class Run {
 }
 
 /** The workers must run the engine this thread describes (same model, τ's, J, budget, ...). */
-function checkSameEngine(config: EngineConfig, opts: EvalOptions): void {
-  const mine = JSON.stringify(opts.context.config);
+function checkSameEngine(config: EngineConfig, ours: EngineConfig): void {
+  const mine = JSON.stringify(ours);
   const theirs = JSON.stringify(config);
   if (mine !== theirs) throw new Error(`eval workers built another engine than the main thread's: ${theirs} vs ${mine}`);
 }

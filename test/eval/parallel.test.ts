@@ -1,23 +1,26 @@
 // `eval` across threads (electron/eval/parallel.ts): the same report, the same results in the same order
 // and the same progress as the serial loop, with the shipped model loaded in every worker, whether the
-// workers join at once or late; a worker engine that differs from the main thread's is refused; a bad
-// --workers value is named.
+// workers join at once or late; the workbench's analysis across the workers saves the episodes this thread
+// alone saves; a worker engine that differs from the main thread's is refused; a bad --workers value is named.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate, type EvalReport, type QueryResult } from '../../electron/eval/harness';
 import { resolveMethods } from '../../electron/eval/methods';
 import { EvalWorkers, startEvalWorkers } from '../../electron/eval/parallel';
+import { type AnalyseOptions, ANALYSIS_METHOD, analyseStore } from '../../electron/backend/analyse';
 import { type EngineSetup, loadEngine } from '../../electron/runtime/setup';
 import type { Store } from '../../electron/store/store';
 import { simulateBundle, storeOf, tempDir } from '../model/helpers';
 
 let dir: string;
+let bundle: string;
 let store: Store;
 let setup: EngineSetup;
 const methods = resolveMethods(['cama', 'majority_vote', 'cama_wo_expand']);
 
 beforeAll(async () => {
   dir = tempDir('cama-parallel-');
-  store = storeOf(await simulateBundle(dir));
+  bundle = await simulateBundle(dir);
+  store = storeOf(bundle);
   setup = await loadEngine();
 });
 
@@ -96,6 +99,30 @@ describe('eval across worker threads', () => {
       const again = await run(workers);
       expect(again.results).toEqual(serial.results);
       expect(withoutTimings(again.report)).toEqual(withoutTimings(serial.report));
+    } finally {
+      await workers.close();
+    }
+  });
+
+  it("runs the workbench's analysis across the workers: every question's episode as this thread alone saves it", async () => {
+    // The analysis as a store's stored episodes, timings and dates aside.
+    const analysed = async (episodes?: AnalyseOptions['episodes']) => {
+      const s = storeOf(bundle);
+      try {
+        expect(await analyseStore(s, setup, undefined, episodes ? { episodes } : {})).toBe(60);
+        return s.listEpisodes({ method: ANALYSIS_METHOD }).map(({ id, createdAt: _, ...summary }) => ({
+          ...summary,
+          steps: s.episode(id).steps.map(({ timings: _, ...step }) => step),
+        }));
+      } finally {
+        s.close();
+      }
+    };
+    const serial = await analysed();
+    const workers = new EvalWorkers(1, { overrides: {} }, { minQueries: 0 });
+    try {
+      await workers.whenLoaded(); // both threads run episodes from the start
+      expect(await analysed((s, engine, method) => workers.episodes(s, engine, method))).toEqual(serial);
     } finally {
       await workers.close();
     }
