@@ -25,7 +25,8 @@ export async function appEvalBench(dir: string): Promise<Record<string, unknown>
     if (envelope.error) throw new Error(`${name}: ${envelope.error.message}`);
     return envelope.result as CallResult<N>;
   };
-  // The door's own polling, as the renderer does it.
+  // Polled through the door as the renderer polls (renderer/common/jobs.ts), but every 10 ms, not 300: the
+  // figure is the job's, not the polling's.
   const finished = async (job: JobStatus): Promise<JobStatus> => {
     for (;;) {
       const status = await ok('job', { id: job.id });

@@ -1,7 +1,7 @@
 // How fast this machine is while the bench runs: one fixed piece of work, in this thread, whose time
 // depends on nothing the project changes (a 32-bit FNV-1a over the same 200,000 generated words, then a
 // sort of their hashes). This 2-core machine's speed moves from day to day by as much as 1.5× (README,
-// "Benchmarks"); two runs' figures compare only next to their machine_ms.
+// "Benchmarks"); two runs' figures compare only beside their `machine` entries.
 
 import { performance } from 'node:perf_hooks';
 
