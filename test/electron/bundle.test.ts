@@ -66,7 +66,7 @@ describe('the Electron bundles', () => {
     }
   });
 
-  it("evaluate in the bundled resident worker, job after job, sharing the questions with the bundled evaluation worker: the one-thread results", async () => {
+  it('analyse and evaluate in the bundled resident worker, job after job, sharing the questions with the bundled evaluation worker: the one-thread results', async () => {
     const modelsDir = join(root, 'models');
     const data: ResidentData = { resident: true, evalWorker: pathToFileURL(join(root, 'dist-electron', 'eval-worker.cjs')).href };
     const resident = new Worker(join(root, 'dist-electron', 'worker.cjs'), { workerData: data });
@@ -74,6 +74,10 @@ describe('the Electron bundles', () => {
     try {
       const serial = new Map<string, string | null>();
       await evaluate(store, { bundle: 'demo', methods: resolveMethods(['cama']), context: await loadEngine({}, { modelsDir }), onResult: (r) => serial.set(`${r.queryId} ${r.variant}`, r.predicted) });
+      // An analysis first, its episodes shared with the bundled evaluation worker too.
+      const analysed = outcome(resident);
+      resident.postMessage({ kind: 'analyse', storePath, modelsDir, all: true } satisfies JobRequest);
+      expect(await analysed).toEqual({ type: 'done', result: { analysed: 80 } });
       for (const label of ['first', 'second']) {
         const done = outcome(resident);
         resident.postMessage({ kind: 'eval', storePath, modelsDir, methods: ['cama'], label } satisfies JobRequest);
