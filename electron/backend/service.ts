@@ -83,7 +83,7 @@ export class WorkbenchService {
   constructor(private readonly opts: ServiceOptions) {
     this.dataDir = opts.dataDir ?? defaultDataDir();
     this.recent = new RecentStores(this.dataDir);
-    this.jobs = new JobManager(opts.worker);
+    this.jobs = new JobManager(opts.worker, (job) => this.closeStoppedRun(job));
     this.models = new ModelRegistry(this.dataDir, opts.modelsDir);
     this.diffEngines = new DiffEngines(this.models, opts.modelsDir);
     this.llm = new LlmSettings(this.dataDir, opts.mode, opts.secretBox);
@@ -201,6 +201,27 @@ export class WorkbenchService {
       renameSync(partial, this.demoPath);
     }
     return this.open(this.demoPath);
+  }
+
+  /**
+   * An evaluation job that failed may have left its run open: its thread stopped mid-run (out of memory, a
+   * native crash, the app closing), and a run is closed on open only once its process is gone, which this
+   * one is not. One job at a time runs on a store, so this process's open runs there are that job's.
+   * (A run the evaluation itself marked failed is closed already: nothing changes.)
+   */
+  private closeStoppedRun(job: JobStatus): void {
+    if (job.kind !== 'eval' || job.state !== 'failed') return;
+    const mine = this.store?.path === job.storePath ? this.store : null;
+    try {
+      const store = mine ?? Store.open(job.storePath);
+      try {
+        store.abortOwnEvalRuns(`its evaluation job stopped before it finished (${job.error ?? 'no reason given'}); its results so far are kept`);
+      } finally {
+        if (!mine) store.close();
+      }
+    } catch {
+      // The store cannot be written now (gone, read-only, locked): the next start closes the run.
+    }
   }
 
   /** Closes the store and ends the job threads (a job still running fails: "the worker stopped"). */

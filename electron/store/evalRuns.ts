@@ -35,6 +35,7 @@ export const EVAL_SQL = {
   run: 'SELECT id, bundle, created_at AS createdAt, config, summary, owner_pid AS ownerPid FROM eval_runs WHERE id = ?',
   runs: 'SELECT id, bundle, created_at AS createdAt, config, summary, owner_pid AS ownerPid FROM eval_runs ORDER BY id',
   unfinished: 'SELECT id, owner_pid AS ownerPid FROM eval_runs WHERE summary IS NULL',
+  abortOwned: 'UPDATE eval_runs SET summary = ? WHERE summary IS NULL AND owner_pid = ?',
   abortRun: 'UPDATE eval_runs SET summary = ? WHERE id = ? AND summary IS NULL',
   runEpisodes: 'SELECT DISTINCT episode_id FROM eval_results WHERE run_id = ? AND episode_id IS NOT NULL',
   deleteRun: 'DELETE FROM eval_runs WHERE id = ?', // its results go with it (ON DELETE CASCADE)
@@ -130,8 +131,10 @@ export class EvalRunStore {
   private readonly resultsStmt: Database.Statement<[number], ResultRow>;
   private readonly addResultsTx: (runId: number, rows: readonly EvalResultRow[]) => void;
   private readonly deleteTx: (runId: number) => void;
+  private readonly abortOwnedStmt: Database.Statement<[string, number]>;
 
   constructor(db: Database.Database) {
+    this.abortOwnedStmt = db.prepare(EVAL_SQL.abortOwned);
     this.createRun = db.prepare(EVAL_SQL.createRun);
     this.finishRun = db.prepare(EVAL_SQL.finishRun);
     this.runStmt = db.prepare(EVAL_SQL.run);
@@ -160,6 +163,15 @@ export class EvalRunStore {
       deleteRun.run(runId);
       for (const id of episodes) deleteOrphanEpisode.run(id, id); // its steps go with it (ON DELETE CASCADE)
     });
+  }
+
+  /**
+   * Closes as aborted, saying `why`, the unfinished runs this process owns: the workbench, when an
+   * evaluation job's thread stopped under its run while the process lives on (closeAbandonedRuns closes a
+   * run only once its process is gone). Returns how many.
+   */
+  abortOwn(why: string): number {
+    return this.abortOwnedStmt.run(toExactJson({ aborted: why }), process.pid).changes;
   }
 
   create(bundle: string, config: unknown): number {

@@ -250,6 +250,11 @@ export class Store {
     this.evalRuns.addResults(runId, rows);
   }
 
+  /** Closes this process's unfinished runs as aborted, saying why (EvalRunStore.abortOwn). */
+  abortOwnEvalRuns(why: string): number {
+    return this.evalRuns.abortOwn(why);
+  }
+
   finishEvalRun(runId: number, summary: unknown): void {
     this.evalRuns.finish(runId, summary);
   }
