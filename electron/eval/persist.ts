@@ -19,10 +19,8 @@ const SAVE_EVERY_MS = 1000;
 export async function evaluateAndSave(store: Store, opts: Omit<EvalOptions, 'onResult'>): Promise<{ runId: number; report: EvalReport }> {
   const runId = store.createEvalRun(opts.bundle, { methods: opts.methods.map((m) => m.name), engine: opts.context.config });
   const save = store.db.transaction((results: readonly QueryResult[]) => {
-    for (const r of results) {
-      const episodeId = r.episode ? store.saveEpisode(r.episode) : null;
-      store.addEvalResults(runId, [{ queryId: r.queryId, method: r.method, variant: r.variant, predicted: r.predicted, correct: r.correct, episodeId }]);
-    }
+    const rows = results.map((r) => ({ queryId: r.queryId, method: r.method, variant: r.variant, predicted: r.predicted, correct: r.correct, episodeId: r.episode ? store.saveEpisode(r.episode) : null }));
+    store.addEvalResults(runId, rows);
   });
   const pending: QueryResult[] = [];
   let saved = Date.now();

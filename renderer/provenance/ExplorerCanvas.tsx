@@ -199,8 +199,10 @@ export function ExplorerCanvas({ graph }: { graph: DrawnGraph | null }) {
   const onPaneMouseMove = (event: ReactMouseEvent): void => {
     // Not while a button is down: that is a pan.
     const node = detail < 2 || event.buttons !== 0 ? null : blockAt(event);
+    if (node?.id === hover?.node.id) return;
+    if (!node) return setHover(null);
     const box = (event.currentTarget as HTMLElement).getBoundingClientRect();
-    if (node?.id !== hover?.node.id) setHover(node ? { node, x: event.clientX - box.left, y: event.clientY - box.top } : null);
+    setHover({ node, x: event.clientX - box.left, y: event.clientY - box.top });
   };
   return (
     <ReactFlow<ExplorerNode, Edge>

@@ -5,35 +5,26 @@
 
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { WorkbenchService } from '../../electron/backend/service';
 import { simulatorConfig } from '../../electron/simulator/config';
 import { simulate } from '../../electron/simulator/simulate';
-import type { CallName, CallResult } from '../../shared/contract';
+import { caller, RESOURCES, WORKER } from '../backend/helpers';
 import type { JobStatus } from '../../shared/views';
 
-const RESOURCES = fileURLToPath(new URL('../../resources', import.meta.url));
-const WORKER = new URL('../../electron/backend/worker-tsx.mjs', import.meta.url);
 const round = (x: number, d = 1): number => Math.round(x * 10 ** d) / 10 ** d;
 
 export async function appEvalBench(dir: string): Promise<Record<string, unknown>> {
   const seeds = [3005, 3006, 3007];
   for (const seed of seeds) await simulate(simulatorConfig({ name: 'test', seed, world: { subjects: 100 }, queries: { count: 200 } }), join(dir, `bundle-${seed}`));
   const service = new WorkbenchService({ mode: 'web', version: 'bench', dataDir: join(dir, 'data'), resourcesDir: RESOURCES, worker: { url: WORKER } });
-  const ok = async <N extends CallName>(name: N, args: unknown = {}): Promise<CallResult<N>> => {
-    const envelope = await service.dispatch(name, args);
-    if (envelope.error) throw new Error(`${name}: ${envelope.error.message}`);
-    return envelope.result as CallResult<N>;
-  };
   // Polled through the door as the renderer polls (renderer/common/jobs.ts), but every 10 ms, not 300: the
   // figure is the job's, not the polling's.
+  const door = caller(() => service, { pollMs: 10 });
+  const ok = door.ok;
   const finished = async (job: JobStatus): Promise<JobStatus> => {
-    for (;;) {
-      const status = await ok('job', { id: job.id });
-      if (status.state === 'failed') throw new Error(`${job.kind}: ${status.error}`);
-      if (status.state === 'done') return status;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    const status = await door.finished(job);
+    if (status.state === 'failed') throw new Error(`${job.kind}: ${status.error}`);
+    return status;
   };
   const evalJob = async (): Promise<{ queries_per_s: number; seconds: number; threads: number }> => {
     const t = performance.now();
