@@ -90,8 +90,8 @@ export async function runStoreJob(req: Exclude<JobRequest, { kind: 'train' }>, p
  */
 let evalThreads: { threads: number; script?: URL } | null = null;
 
-export function keepEvalThreads(options: { threads?: number; script?: URL }): void {
-  evalThreads = { threads: options.threads ?? defaultThreads(), script: options.script };
+export function keepEvalThreads(script?: URL): void {
+  evalThreads = { threads: defaultThreads(), script };
 }
 
 /**

@@ -62,7 +62,7 @@ function answer(req: WorkerRequest): Promise<void> {
 const resident = workerData as Partial<ResidentData>;
 if (resident.resident) {
   // Evaluations here are shared with worker threads kept warm from one job to the next.
-  const jobs = import('./worker-jobs').then((m) => m.keepEvalThreads({ script: resident.evalWorker ? new URL(resident.evalWorker) : undefined }));
+  const jobs = import('./worker-jobs').then((m) => m.keepEvalThreads(resident.evalWorker ? new URL(resident.evalWorker) : undefined));
   // The manager sends a job only when the last one has answered: they run one at a time.
   parentPort?.on('message', (req: WorkerRequest) => void jobs.then(() => answer(req), (err: unknown) => post(failed(err))));
 } else {
