@@ -65,6 +65,10 @@ export const SimulatorConfigSchema = z
         ),
         copiesPerFloodSource: range(3, 6, 0, 30, 'derived memories (copies, paraphrases, summaries) of each flood source'),
         copiesPerTruthSource: range(0, 1, 0, 30, 'derived memories of each truth or noise source'),
+        popularTruthRate: probability(
+          0,
+          'probability that a truth source is copied as widely as a flood source (copiesPerFloodSource), so that a widely copied value is not always the wrong one (0: only flood sources are copied widely, and wide copying marks the wrong side)',
+        ),
         chainRate: probability(0.35, 'probability a derived memory copies an earlier copy rather than the source (multi-hop)'),
         copyRate: probability(0.3, 'share of derivations that are verbatim copies'),
         summaryRate: probability(0.25, 'share of derivations that are summaries (the rest are paraphrases)'),

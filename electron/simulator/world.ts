@@ -331,7 +331,10 @@ export class WorldBuilder {
   private makeDerivations(key: KeyCase, rng: Random): void {
     const { evidence } = this.config;
     for (const source of key.sources.flood) this.derive(key, source, rng.count(evidence.copiesPerFloodSource), rng);
-    for (const source of [...key.sources.truth, ...key.sources.noise]) this.derive(key, source, rng.count(evidence.copiesPerTruthSource), rng);
+    // At rate 0 no draw is made, so worlds made before the knob existed come out the same.
+    const popular = (): boolean => evidence.popularTruthRate > 0 && rng.chance(evidence.popularTruthRate);
+    for (const source of key.sources.truth) this.derive(key, source, rng.count(popular() ? evidence.copiesPerFloodSource : evidence.copiesPerTruthSource), rng);
+    for (const source of key.sources.noise) this.derive(key, source, rng.count(evidence.copiesPerTruthSource), rng);
   }
 
   /** `n` memories derived from `source` (copies of copies allowed); returns them. */

@@ -178,6 +178,35 @@ describe('wording.families: the validation-only families', () => {
   });
 });
 
+describe('evidence.popularTruthRate', () => {
+  /** Of the queried keys' widely copied values (a factor with three or more derived base memories), the share that is the truth. */
+  function widelyCopiedTruth(b: Bundle): { wide: number; true: number } {
+    const truth = new Map(b.queries.map((q) => [`${q.subject}|${q.attribute}`, q.answer]));
+    const derived = new Map<string, { key: string; value: string; n: number }>();
+    for (const m of b.memories) {
+      if (poolOf(m) !== 'base' || !isDerived(m)) continue;
+      for (const c of m.claims ?? []) {
+        const key = `${c.subject}|${c.attribute}`;
+        if (!truth.has(key) || !c.factor) continue;
+        const d = derived.get(c.factor) ?? { key, value: c.value, n: 0 };
+        d.n++;
+        derived.set(c.factor, d);
+      }
+    }
+    const wide = [...derived.values()].filter((d) => d.n >= 3);
+    return { wide: wide.length, true: wide.filter((d) => truth.get(d.key) === d.value).length };
+  }
+
+  it('0 (the default): a widely copied value is almost never the truth; 0.5: often it is', async () => {
+    const off = widelyCopiedTruth(await simulateBundle({ seed: 35, ...SMALL }));
+    expect(off.wide).toBeGreaterThan(5);
+    expect(off.true / off.wide).toBeLessThan(0.15);
+    const on = widelyCopiedTruth(await simulateBundle({ seed: 35, ...SMALL, evidence: { popularTruthRate: 0.5 } }));
+    expect(on.true).toBeGreaterThan(10);
+    expect(on.true / on.wide).toBeGreaterThan(0.4);
+  });
+});
+
 describe('agents.roleMixRate', () => {
   /** The share of originals and derived memories written by an agent that mostly writes the other sort. */
   function againstRole(b: Bundle): number {
