@@ -71,7 +71,7 @@ function Heatmap({ view, side, t }: { view: EpisodeDiffView; side: 'left' | 'rig
         {side} <span className="muted">· {label}</span>
       </h3>
       {step ? (
-        <AssignmentHeatmap step={step} memories={view.memories} arrived={new Set(arrivedMemories(episode.steps, t))} tauN={config.tauN} tauH={config.tauH} />
+        <AssignmentHeatmap step={step} memories={view.memories} arrived={new Set(arrivedMemories(episode.steps, t))} tauN={config.tauN} tauH={config.tauH} switches={false} />
       ) : (
         <p className="muted">This episode ended at t = {episode.steps.length - 1}: it has no step {t}.</p>
       )}

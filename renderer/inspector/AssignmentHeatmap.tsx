@@ -164,6 +164,7 @@ export function AssignmentHeatmap({
   tauN,
   tauH,
   variant = 'stored',
+  switches = true,
 }: {
   step: SliceArbitration;
   memories: Record<string, MemoryView>;
@@ -173,9 +174,12 @@ export function AssignmentHeatmap({
   tauH?: number;
   /** stored: the episode's step, with the what-if switches; whatif: a recomputation, read-only. */
   variant?: 'stored' | 'whatif';
+  /** The stored step's what-if switches (false: a stored step shown read-only, as the episode diff does). */
+  switches?: boolean;
 }) {
   const J = step.slotPresence.length;
-  const toggles = variant === 'stored';
+  // The switch column is left out, not hidden: the footers' label spans count it.
+  const toggles = variant === 'stored' && switches;
   const groundTruth = useInspector((s) => s.groundTruth);
   const setGroundTruth = useInspector((s) => s.setGroundTruth);
   const truth = trueFactors(step, memories, (i) => backedBy(step, i) !== null);
@@ -192,7 +196,7 @@ export function AssignmentHeatmap({
             {variant === 'whatif' ? ' · recomputed, not saved' : ''}
           </span>
         </h2>
-        {toggles && truth.known && (
+        {variant === 'stored' && truth.known && (
           <label className="gt-toggle" title="overlay the bundle's true factors on Z and on the graph; evaluation data, never shown where a label is given">
             <input type="checkbox" checked={groundTruth} onChange={(e) => setGroundTruth(e.target.checked)} data-testid="ground-truth-toggle" />
             ground truth (evaluation only)

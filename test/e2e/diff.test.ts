@@ -86,6 +86,19 @@ async function expectShows(diff: EpisodeDiffView): Promise<void> {
     }
     expect(Number(await heat.getByTestId('neff-value').getAttribute('data-value'))).toBe(recorded.nEff);
     expect(await heat.locator('tbody tr').count()).toBe(recorded.sliceIds.length);
+    // Each slot's e_j stands under that slot's header (the footers' label spans must count only shown columns).
+    const columns = await heat.locator('table.heatmap').evaluate((table) => {
+      const mid = (e: { getBoundingClientRect(): { left: number; width: number } }): number => {
+        const r = e.getBoundingClientRect();
+        return Math.round(r.left + r.width / 2);
+      };
+      const heads = [...table.querySelectorAll('thead th.hm-slot')].map(mid);
+      const presence = [...(table.querySelector('tfoot tr')?.querySelectorAll('td') ?? [])];
+      return { heads, cells: presence.map(mid), titles: presence.map((c) => c.getAttribute('title')) };
+    });
+    expect(columns.heads.length).toBe(recorded.slotPresence.length);
+    expect(columns.cells).toEqual(columns.heads);
+    expect(columns.titles).toEqual(recorded.slotPresence.map((v, j) => `e_j presence S${j + 1} = ${v}`));
   }
 }
 
