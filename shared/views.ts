@@ -269,6 +269,11 @@ export interface ModelSummary {
   /** Weak labels (the labelling functions' label model) that entered L_d; null: trained without them. */
   weakLabelsUsed?: number | null;
   calibration: { tauP: number; tauN: number; tauH: number } | null;
+  /**
+   * The sufficiency gate the workbench runs this model with where the recovery policy's card recalibrated
+   * it for this model (τ_N, τ_H in place of the calibration's; `policy` names the card's file); absent: the calibration's.
+   */
+  gate?: { tauN: number; tauH: number; policy: string };
   validation: EvalMetricsView | null;
   /** The store file it was trained on (its card's training data, where that was a store). */
   trainedOnPath?: string | null;

@@ -8,6 +8,8 @@ import { z } from 'zod';
 import type { EvalMetricsView, ModelSummary, TrainPlan } from '../../shared/views';
 import { readCard } from '../model/card';
 import { cardPathFor, DEFAULT_MODEL_FILE, defaultModelsDir, modelNameOf } from '../model/paths';
+import { POLICY_FILE } from '../policy/card';
+import { policyGate } from '../runtime/setup';
 
 /** A trained model's name: letters, digits, '-' and '_' (it becomes a file name). */
 export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,47}$/;
@@ -50,6 +52,8 @@ export class ModelRegistry {
   /** Every model; with `openStore`, those trained on that store file are marked in-sample. */
   list(openStore?: string): ModelSummary[] {
     const active = this.activeFile();
+    // The engine runs every model with the policy beside the shipped models (service.ts, loadEngine).
+    const policy = join(this.shippedDir, POLICY_FILE);
     const out: ModelSummary[] = [];
     for (const [dir, origin] of [
       [this.shippedDir, 'shipped'],
@@ -60,6 +64,8 @@ export class ModelRegistry {
         const file = join(dir, name);
         if (isPolicy(file)) continue; // the recovery policy lives beside the evidence models
         const s = summary(file, origin, file === active);
+        const gate = existsSync(policy) ? policyGate(policy, file) : null;
+        if (gate && 'thresholds' in gate) s.gate = { ...gate.thresholds, policy: basename(gate.cardFile) };
         out.push({ ...s, inSample: openStore !== undefined && s.trainedOnPath !== null && s.trainedOnPath === resolve(openStore) });
       }
     }

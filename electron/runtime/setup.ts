@@ -138,6 +138,26 @@ export async function loadAgainstEngine(overrides: unknown, model: string, polic
 
 const sha256Of = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
 
+/**
+ * The sufficiency gate a policy's card recalibrated for the evidence model `modelFile` (τ_N, τ_H), which
+ * an engine running the two together uses; or, where the card gives none for it, why (null: the card
+ * recalibrated nothing).
+ */
+export function policyGate(
+  policyFile: string,
+  modelFile: string | null,
+): { thresholds: Pick<EngineConfig, 'tauN' | 'tauH'>; cardFile: string } | { note: string | null } {
+  const cardFile = cardPathFor(policyFile);
+  const card = readPolicyCard(cardFile);
+  if (!card) return { note: `${cardFile}: no policy card; τ_N, τ_H are the evidence model's` };
+  if (card.sha256 !== sha256Of(policyFile)) return { note: `${cardFile} describes another policy file (sha256 differs): its τ_N, τ_H are ignored` };
+  if (!card.thresholds) return { note: null };
+  if (modelFile === null || sha256Of(modelFile) !== card.evidenceModel.sha256) {
+    return { note: `${cardFile}: τ_N, τ_H were recalibrated for the evidence model ${card.evidenceModel.file}, not this one; the evidence model's are kept` };
+  }
+  return { thresholds: { tauN: card.thresholds.tauN, tauH: card.thresholds.tauH }, cardFile };
+}
+
 /** Adds the recovery policy (and the τ's its card recalibrated for it) to an engine. */
 async function withPolicy(
   setup: EngineSetup,
@@ -159,22 +179,16 @@ async function withPolicy(
     if (opts.policy !== undefined || !(err instanceof ModelContractError)) throw err;
     return { ...setup, notes: [...notes, `${err.message}; using the HEURISTIC recovery policy instead`] };
   }
-  const cardFile = cardPathFor(file);
-  const card = readPolicyCard(cardFile);
   let config = setup.config;
   let heuristicThresholds: EngineSetup['heuristicThresholds'];
   let thresholdsFrom: string | undefined;
-  if (!card) notes.push(`${cardFile}: no policy card; τ_N, τ_H are the evidence model's`);
-  else if (card.sha256 !== sha256Of(file)) notes.push(`${cardFile} describes another policy file (sha256 differs): its τ_N, τ_H are ignored`);
-  else if (card.thresholds) {
-    const own = modelFile !== null && sha256Of(modelFile) === card.evidenceModel.sha256;
-    if (!own) {
-      notes.push(`${cardFile}: τ_N, τ_H were recalibrated for the evidence model ${card.evidenceModel.file}, not this one; the evidence model's are kept`);
-    } else if (given.tauN === undefined && given.tauH === undefined) {
-      heuristicThresholds = { tauN: config.tauN, tauH: config.tauH };
-      config = { ...config, tauN: card.thresholds.tauN, tauH: card.thresholds.tauH };
-      thresholdsFrom = cardFile;
-    }
+  const gate = policyGate(file, modelFile);
+  if ('note' in gate) {
+    if (gate.note) notes.push(gate.note);
+  } else if (given.tauN === undefined && given.tauH === undefined) {
+    heuristicThresholds = { tauN: config.tauN, tauH: config.tauH };
+    config = { ...config, ...gate.thresholds };
+    thresholdsFrom = gate.cardFile;
   }
   return { ...setup, config, policy, notes, ...(heuristicThresholds ? { heuristicThresholds } : {}), ...(thresholdsFrom ? { thresholdsFrom } : {}) };
 }

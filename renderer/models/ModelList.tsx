@@ -67,7 +67,18 @@ export function ModelList({
                 {m.mu === 0 && <div className="muted small">no prior</div>}
               </td>
               <td className="num">{m.labelsUsed ?? '—'}</td>
-              <td className="num">{m.calibration ? `${num(m.calibration.tauP, 2)} · ${num(m.calibration.tauN, 1)} · ${num(m.calibration.tauH, 2)}` : '—'}</td>
+              <td className="num" data-testid="model-taus">
+                {m.calibration ? `${num(m.calibration.tauP, 2)} · ${num(m.gate?.tauN ?? m.calibration.tauN, 1)} · ${num(m.gate?.tauH ?? m.calibration.tauH, 2)}` : '—'}
+                {m.gate && m.calibration && (
+                  <div
+                    className="muted small"
+                    data-testid="model-gate"
+                    title={`the learned recovery policy's card (${m.gate.policy}) recalibrated the sufficiency gate τ_N, τ_H for this model; episodes stop on these, not on the model's own`}
+                  >
+                    gate from the policy; model's own {num(m.calibration.tauN, 1)} · {num(m.calibration.tauH, 2)}
+                  </div>
+                )}
+              </td>
               <td className="num">{pct(m.validation?.accuracy)}</td>
               <td className="num">{pct(m.validation?.cmr)}</td>
               <td className="num">{pct(m.validation?.rs)}</td>

@@ -8,6 +8,7 @@ import { openFirstStore } from '../../electron/backend/first-store';
 import { WorkbenchService } from '../../electron/backend/service';
 import { readCard } from '../../electron/model/card';
 import { cardPathFor } from '../../electron/model/paths';
+import { loadEngine } from '../../electron/runtime/setup';
 import { caller, RESOURCES, WORKER } from './helpers';
 import { tempFolder } from '../cleanup';
 import { TINY_TRAINING } from '../training';
@@ -99,6 +100,12 @@ describe('models in the app', () => {
     expect(byName.default).toMatchObject({ origin: 'shipped', active: true, mu: 0.5 });
     expect(byName['wo-prov-prior']).toMatchObject({ origin: 'shipped', active: false, mu: 0 });
     expect(byName.default?.calibration?.tauP).toBeGreaterThan(0);
+    // The gate shown is the one the engine runs the model with: the learned policy's card recalibrated
+    // τ_N, τ_H for the shipped default, and for no other model.
+    const { config } = await loadEngine();
+    expect(byName.default?.gate).toEqual({ tauN: config.tauN, tauH: config.tauH, policy: 'policy.card.json' });
+    expect(byName.default?.gate?.tauN).not.toBe(byName.default?.calibration?.tauN);
+    expect(byName['wo-prov-prior']?.gate).toBeUndefined();
   });
 
   it('switches the engine to another model, and refuses a file that is not one of its models', async () => {
