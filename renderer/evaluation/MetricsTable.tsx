@@ -45,7 +45,14 @@ function interval(m: EvalMetricsView, key: Key): [number, number] | null {
   return (INTERVAL_KEYS.includes(key) ? m.ci95?.[key as IntervalKey] : null) ?? null;
 }
 
-const span = (i: [number, number] | null | undefined): string => (i ? `${pct(i[0])}–${pct(i[1])}` : '');
+/** A number with a true minus sign (U+2212), as the README and the CLI write them. */
+const signed = (v: number): string => pct(v).replace(/^-/, '−');
+
+/** An interval: "36.1–72.1"; "−23.7 to 2.5" where a bound is negative (a dash beside a minus reads badly). */
+export const span = (i: [number, number] | null | undefined): string => (i ? `${signed(i[0])}${i[0] < 0 || i[1] < 0 ? ' to ' : '–'}${signed(i[1])}` : '');
+
+/** cama's lead in points over a method, signed ("+54.1", "−3.0"). */
+const lead = (v: number): string => (v > 0 ? `+${pct(v)}` : signed(v));
 
 function value(m: EvalMetricsView, key: Key): number | null {
   const v = m[key];
@@ -83,6 +90,7 @@ export function MetricsTable({ methods, nQueries }: { methods: Record<string, Ev
   // Runs saved before the intervals were computed have none: no toggle for them.
   const hasIntervals = rows.some(([, m]) => m.ci95);
   const hasLead = rows.some(([, m]) => m.cama_lead_ci95);
+  const camaCmr = methods.cama ? value(methods.cama, 'cmr') : null;
   const intervals = hasIntervals && showIntervals;
   return (
     <div className="metrics">
@@ -95,8 +103,8 @@ export function MetricsTable({ methods, nQueries }: { methods: Record<string, Ev
                 {c.label}
               </th>
             ))}
-            {intervals && hasLead && (
-              <th title="cama's CMR minus this method's, in points, 95% interval with both scored on the same resampled questions: one that excludes 0 is a lead (or a loss) another draw of questions would not undo">
+            {hasLead && (
+              <th title="cama's CMR minus this method's, in points; with the intervals, its 95% interval with both scored on the same resampled questions: one that excludes 0 is a lead (or a loss) another draw of questions would not undo">
                 cama's CMR lead
               </th>
             )}
@@ -125,9 +133,14 @@ export function MetricsTable({ methods, nQueries }: { methods: Record<string, Ev
                     </td>
                   );
                 })}
-                {intervals && hasLead && (
-                  <td className="num" data-testid="cama-lead">
-                    {name === 'cama' ? '' : span(m.cama_lead_ci95?.cmr) || '—'}
+                {hasLead && (
+                  <td className="num" data-testid="cama-lead" data-value={name === 'cama' || camaCmr === null || value(m, 'cmr') === null ? undefined : camaCmr - (value(m, 'cmr') as number)}>
+                    {name === 'cama' ? '' : camaCmr === null || value(m, 'cmr') === null ? '—' : lead(camaCmr - (value(m, 'cmr') as number))}
+                    {intervals && name !== 'cama' && m.cama_lead_ci95?.cmr && (
+                      <span className="ci" data-testid="cama-lead-interval">
+                        {span(m.cama_lead_ci95.cmr)}
+                      </span>
+                    )}
                   </td>
                 )}
               </tr>

@@ -137,7 +137,16 @@ describe('the workbench in a browser', () => {
     const cmr = saved.report!.methods.cama!.ci95!.cmr;
     const camaRow = wb.page.locator('tr[data-method="cama"]');
     expect(await camaRow.getByTestId('metric-interval').nth(1).textContent()).toBe(cmr ? `${cmr[0].toFixed(1)}–${cmr[1].toFixed(1)}` : null);
-    expect(await wb.page.locator('tr[data-method="majority_vote"]').getByTestId('cama-lead').textContent()).toMatch(/^-?\d+\.\d–-?\d+\.\d$/);
+    // cama's lead over a method: the point (cama's CMR minus its) and, under it, the paired interval, signs as minus signs.
+    const vote = saved.report!.methods.majority_vote!;
+    const voteLead = wb.page.locator('tr[data-method="majority_vote"]').getByTestId('cama-lead');
+    const points = (saved.report!.methods.cama!.cmr as number) - (vote.cmr as number);
+    expect(Number(await voteLead.getAttribute('data-value'))).toBeCloseTo(points, 9);
+    const leadInterval = vote.cama_lead_ci95!.cmr!;
+    const bound = (v: number) => v.toFixed(1).replace(/^-/, '−');
+    const sep = leadInterval[0] < 0 || leadInterval[1] < 0 ? ' to ' : '–';
+    expect(await voteLead.textContent()).toBe(`${points > 0 ? '+' : ''}${bound(points)}${bound(leadInterval[0])}${sep}${bound(leadInterval[1])}`);
+    expect(await voteLead.textContent()).not.toMatch(/-/);
     await wb.shot('evaluation');
   });
 
@@ -155,7 +164,11 @@ describe('the workbench in a browser', () => {
     expect(Object.keys(saved.report!.methods)).toEqual(['cama', 'cama_against']);
     // The leads are shown from the start in a comparison run.
     const lead = saved.report!.methods.cama_against!.cama_lead_ci95!.cmr;
-    expect(await wb.page.locator('tr[data-method="cama_against"]').getByTestId('cama-lead').textContent()).toBe(lead ? `${lead[0].toFixed(1)}–${lead[1].toFixed(1)}` : '—');
+    const bound = (v: number) => v.toFixed(1).replace(/^-/, '−');
+    const shown = lead ? `${bound(lead[0])}${lead[0] < 0 || lead[1] < 0 ? ' to ' : '–'}${bound(lead[1])}` : null;
+    const againstLead = wb.page.locator('tr[data-method="cama_against"]').getByTestId('cama-lead-interval');
+    if (shown) expect(await againstLead.textContent()).toBe(shown);
+    else expect(await againstLead.count()).toBe(0);
     // "differs" keeps the questions the two models decide differently, as the saved results say.
     const answers = (method: string) => new Map(saved.results.filter((r) => r.method === method).map((r) => [r.queryId, r.predicted]));
     const [mine, theirs] = [answers('cama'), answers('cama_against')];
