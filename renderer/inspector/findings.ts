@@ -22,6 +22,7 @@ export type Arbitration = Pick<
   | 'slotPresence'
   | 'nEff'
   | 'reliability'
+  | 'slotCredibility'
   | 'logits'
   | 'posterior'
   | 'entropy'
@@ -169,6 +170,8 @@ export const listed = (xs: readonly string[]): string =>
 const entriesText = (n: number): string => (n === 1 ? '1 entry' : `${n} entries`);
 const slotsText = (slots: readonly number[]): string =>
   slots.length === 1 ? `slot ${slotName(slots[0] as number)}` : `${slots.length} slots (${slots.map(slotName).join(', ')})`;
+/** How entries stand in their slots: "share slot S1" (one source), "fall in 2 slots (S1, S2)" (two: sharing would say the opposite). */
+const inSlots = (slots: readonly number[]): string => (slots.length === 1 ? `share ${slotsText(slots)}` : `fall in ${slotsText(slots)}`);
 
 /** Slots that hold backers of more than one answer: memories claiming different values merged into one factor. */
 export function sharedSlots(list: readonly Backing[]): Array<{ slot: number; by: Array<{ hypothesis: string; count: number }> }> {
@@ -205,7 +208,7 @@ function collapsedFindings(list: readonly Backing[]): Finding[] {
       kind: 'collapsed' as const,
       severity: 'info' as const,
       title: `${b.hypothesis}: ${b.count} entries, ${b.slots.length} factor${b.slots.length === 1 ? '' : 's'}`,
-      text: `${b.hypothesis}'s ${entriesText(b.count)} share ${slotsText(b.slots)}: they count as ${b.slots.length} independent source${b.slots.length === 1 ? '' : 's'}.`,
+      text: `${b.hypothesis}'s ${entriesText(b.count)} ${inSlots(b.slots)}: they count as ${b.slots.length} independent source${b.slots.length === 1 ? '' : 's'}.`,
       slots: b.slots,
     }));
 }
@@ -375,24 +378,46 @@ function whatIfFinding(stored: Arbitration, recomputed: Arbitration, edits: What
 // The sentence
 // ---------------------------------------------------------------------------------------------------------
 
-/** "(e=1.00, ρ=0.42)" for a side whose entries sit in exactly one slot. */
+/**
+ * "(e=1.00, ρ=0.42, γ=0.16)" for a side whose entries sit in exactly one slot: what its term of ℓ is made
+ * of (γ, the credibility of the slot's best statement, where the evidence model gives one).
+ */
 function oneSlot(step: Arbitration, b: Backing): string {
   const j = b.slots[0];
-  return b.slots.length === 1 && j !== undefined ? ` (e=${fmt(step.slotPresence[j])}, ρ=${fmt(step.reliability[j])})` : '';
+  if (b.slots.length !== 1 || j === undefined) return '';
+  const gamma = step.slotCredibility?.[j];
+  return ` (e=${fmt(step.slotPresence[j])}, ρ=${fmt(step.reliability[j])}${gamma === undefined ? '' : `, γ=${fmt(gamma)}`})`;
 }
 
-/** "dawn's 8 entries share slot S1 (…)", "midnight's 2 entries are 2 separate slots (S2, S3)". */
+/** "dawn's 8 entries share slot S1 (…)", "Esme's 3 entries fall in 2 slots (S1, S2)", "midnight's 2 entries are 2 separate slots (S2, S3)". */
 function described(step: Arbitration, b: Backing, form: 'possessive' | 'colon'): string {
   const who = form === 'possessive' ? `${b.hypothesis}'s ` : `${b.hypothesis}: `;
   if (b.count === 0) return form === 'possessive' ? `${b.hypothesis} has no entry stating it` : `${b.hypothesis}: no entry states it`;
-  if (b.count > b.slots.length) return `${who}${entriesText(b.count)} share ${slotsText(b.slots)}${oneSlot(step, b)}`;
+  if (b.count > b.slots.length) return `${who}${entriesText(b.count)} ${inSlots(b.slots)}${oneSlot(step, b)}`;
   return b.count === 1 ? `${who}1 entry in ${slotsText(b.slots)}${oneSlot(step, b)}` : `${who}${b.count} entries are ${b.count} separate slots (${b.slots.map(slotName).join(', ')})`;
 }
 
 function leadClause(step: Arbitration, b: Backing): string {
   if (b.slots.length === 0) return entriesText(b.count);
-  if (b.count > b.slots.length) return `${entriesText(b.count)}, but they share ${slotsText(b.slots)}${oneSlot(step, b)}`;
+  if (b.count > b.slots.length) return `${entriesText(b.count)}, but they ${inSlots(b.slots)}${oneSlot(step, b)}`;
   return b.count === 1 ? `1 entry in ${slotsText(b.slots)}${oneSlot(step, b)}` : `${b.count} entries in ${b.count} separate slots`;
+}
+
+/** Two logits at the fewest decimals (2 to 5) that tell them apart, so "ℓ = 0.00 vs 0.00" never hides a difference P shows. */
+function logitPair(a: number, b: number): [string, string] {
+  let d = 2;
+  while (d < 5 && a !== b && fmtSigned(a, d) === fmtSigned(b, d)) d++;
+  return [fmtSigned(a, d), fmtSigned(b, d)];
+}
+
+/** Below this lead of the pick's P over the runner-up's, the sentence calls the decision a near-tie. */
+export const NEAR_TIE = 0.1;
+
+/** ", a near-tie" where the runner-up's P is within NEAR_TIE of the pick's. */
+function nearTie(step: Arbitration, pickIdx: number): string {
+  const pick = step.posterior[pickIdx] ?? 0;
+  const runner = Math.max(-Infinity, ...step.posterior.filter((_, h) => h !== pickIdx));
+  return Number.isFinite(runner) && pick - runner < NEAR_TIE ? `: a near-tie (P within ${NEAR_TIE} of the runner-up's), which one more source either way could flip` : '';
 }
 
 function baseSentence(step: Arbitration, list: readonly Backing[]): string {
@@ -417,13 +442,13 @@ function baseSentence(step: Arbitration, list: readonly Backing[]): string {
     });
     const head = tie ? `${tie} and CAMA agrees on ${pick.hypothesis}` : `The vote and CAMA agree on ${pick.hypothesis}`;
     const rest = runner >= 0 ? `; ${described(step, list[runner] as Backing, 'colon')}` : '';
-    return `${head}: ${described(step, pick, 'colon').slice(pick.hypothesis.length + 2)}${rest} → P(${pick.hypothesis}) = ${p(pickIdx)}.`;
+    return `${head}: ${described(step, pick, 'colon').slice(pick.hypothesis.length + 2)}${rest} → P(${pick.hypothesis}) = ${p(pickIdx)}${nearTie(step, pickIdx)}.`;
   }
   const head = tie ? `${tie}; ${described(step, vote, 'possessive')}` : `The vote favours ${vote.hypothesis} with ${leadClause(step, vote)}`;
-  const l = (h: number): string => fmtSigned(step.logits[h] ?? 0);
+  const [lPick, lVote] = logitPair(step.logits[pickIdx] ?? 0, step.logits[voteIdx] ?? 0);
   return (
-    `${head}; ${described(step, pick, 'possessive')} → ℓ = ${l(pickIdx)} vs ${l(voteIdx)}, ` +
-    `CAMA picks ${pick.hypothesis} (P = ${p(pickIdx)} vs ${p(voteIdx)}).`
+    `${head}; ${described(step, pick, 'possessive')} → ℓ = ${lPick} vs ${lVote}, ` +
+    `CAMA picks ${pick.hypothesis} (P = ${p(pickIdx)} vs ${p(voteIdx)})${nearTie(step, pickIdx)}.`
   );
 }
 

@@ -188,6 +188,28 @@ describe('findings on steps built for each case', () => {
     expect(explain({ step }).sentence).toContain("The vote favours red with 2 entries, but they share slot S1");
   });
 
+  it('says entries that fall in two slots count as two sources, not that they share', () => {
+    // m1, m2 copies of one source (S1), m3 a second source (S2): three entries for red, two sources.
+    const step = makeStep({
+      hypotheses: ['red', 'amber'],
+      support: [[1, -1], [1, -1], [1, -1], [-1, 1], [-1, 1]],
+      assignment: [oneHot(0), oneHot(0), oneHot(1), oneHot(2), oneHot(3)],
+      posterior: [0.3, 0.7],
+    });
+    const e = explain({ step });
+    expect(e.sentence).toMatch(/^The vote favours red with 3 entries, but they fall in 2 slots \(S1, S2\);/);
+    expect(e.sentence).not.toMatch(/share 2 slots/);
+    expect(e.findings.find((f) => f.kind === 'collapsed')?.text).toBe("red's 3 entries fall in 2 slots (S1, S2): they count as 2 independent sources.");
+  });
+
+  it('calls a decision within 0.1 of P a near-tie, and gives ℓ the decimals that tell the two apart', () => {
+    const step = { ...makeStep({ hypotheses: ['Esme', 'Cleo'], support: [[1, -1], [1, -1], [-1, 1]], assignment: [oneHot(0), oneHot(0), oneHot(1)], posterior: [0.49, 0.51] }), logits: [0.0012, 0.0031] };
+    const sentence = explain({ step }).sentence;
+    expect(sentence).toContain('→ ℓ = +0.003 vs +0.001, CAMA picks Cleo (P = 0.51 vs 0.49): a near-tie');
+    const clear = makeStep({ hypotheses: ['Esme', 'Cleo'], support: [[1, -1], [1, -1], [-1, 1]], assignment: [oneHot(0), oneHot(0), oneHot(1)], posterior: [0.3, 0.7] });
+    expect(explain({ step: clear }).sentence).not.toContain('near-tie');
+  });
+
   it('refuses a step whose arrays disagree', () => {
     const step = makeStep({ hypotheses: ['a', 'b'], support: [[1, -1]], assignment: [oneHot(0)], posterior: [1, 0] });
     expect(() => explain({ step: { ...step, posterior: [1] } })).toThrow(/2 hypotheses vs 1 posterior values/);
@@ -263,9 +285,12 @@ describe('findings on every step of the demo', () => {
     expect(e.findings.filter((f) => f.kind === 'collapsed').map((f) => f.title)).toEqual(['dawn: 6 entries, 1 factor']);
     expect(kinds(e)).not.toContain('shared-slot');
     // ρ is the shipped model's reliability of each slot, read from the record (it changes with the model).
-    const rho = (j: number) => (step.reliability[j] as number).toFixed(2).replace('.', '\\.');
+    // γ is the credibility of the slot's best statement, also the model's: the term of ℓ the slot gives is ρ·e·γ·β.
+    const two = (x: number | undefined) => (x as number).toFixed(2).replace('.', '\\.');
     expect(e.sentence).toMatch(
-      new RegExp(`^The vote favours dawn with 6 entries, but they share slot S1 \\(e=1\\.00, ρ=${rho(0)}\\); midnight's 2 entries are 2 separate slots \\(S2, S3\\).*CAMA picks midnight`),
+      new RegExp(
+        `^The vote favours dawn with 6 entries, but they share slot S1 \\(e=1\\.00, ρ=${two(step.reliability[0])}, γ=${two(step.slotCredibility?.[0])}\\); midnight's 2 entries are 2 separate slots \\(S2, S3\\).*CAMA picks midnight`,
+      ),
     );
   });
 
