@@ -31,7 +31,7 @@ export function GraphLegend() {
         );
       })}
       <span className="legend-item">
-        <span className="legend-node" /> node: fill/border = strongest slot, badge = agent
+        <span className="legend-node" /> node: fill/border = strongest slot ("no slot": states nothing about the key), badge = agent
       </span>
       <span className="legend-item">
         <span className="legend-node outside" /> ancestor outside the slice

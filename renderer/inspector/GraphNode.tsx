@@ -11,12 +11,14 @@ export interface MemoryNodeData extends Record<string, unknown> {
   id: string;
   text: string;
   agent: string;
-  /** Strongest slot (argmax z_i), or null for ancestors outside the slice. */
+  /** Strongest slot (argmax z_i), or null for ancestors outside the slice and members that state nothing. */
   slot: number | null;
   /** Every slot the memory belongs to (for slot-column highlighting). */
   slots: number[];
   /** Outside the step's slice (shown with "ancestors"). */
   outside: boolean;
+  /** In the slice but states nothing about the query's key: it backs no answer and is in no slot. */
+  silent: boolean;
   /** Arrived with this step (added by the previous step's action). */
   arrived: boolean;
   /** Switched off in the what-if. */
@@ -50,7 +52,8 @@ function MemoryNodeView({ data }: NodeProps<MemoryNode>) {
       data-memory-id={data.id}
       data-slot={data.slot ?? undefined}
       data-whatif={data.whatIf ? 'true' : undefined}
-      title={`${data.id} · ${data.agent}${data.slot !== null ? ` · strongest slot ${slotName(data.slot)}${data.whatIf ? ' (what-if)' : ''}` : ' · outside the slice'}\n${data.text}`}
+      data-silent={data.silent ? 'true' : undefined}
+      title={`${data.id} · ${data.agent}${data.slot !== null ? ` · strongest slot ${slotName(data.slot)}${data.whatIf ? ' (what-if)' : ''}` : data.silent ? ' · states nothing about the query\'s key: in no slot' : ' · outside the slice'}\n${data.text}`}
     >
       <Handle type="target" position={Position.Top} />
       <div className="gnode-head">
@@ -61,6 +64,11 @@ function MemoryNodeView({ data }: NodeProps<MemoryNode>) {
         {data.slot !== null && (
           <span className="slot-chip" style={{ background: color }}>
             {slotName(data.slot)}
+          </span>
+        )}
+        {data.silent && (
+          <span className="gnode-silent" title="states nothing about the query's key: in no slot">
+            no slot
           </span>
         )}
         {data.arrived && <span className="gnode-new" title="arrived with this step">new</span>}

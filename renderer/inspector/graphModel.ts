@@ -6,7 +6,7 @@ import type { ProvenanceEdge } from '../../shared/domain';
 import type { SliceArbitration } from '../../shared/episode';
 import type { EpisodeView, GraphView } from '../../shared/views';
 import { argmax, arrivedMemories, memorySlots, shortText, strongestSlots, slotsByMemory, tracedEdges } from './derive';
-import { backedBy } from './findings';
+import { backedBy, isEvidence } from './findings';
 import type { MemoryNodeData } from './GraphNode';
 import { EDGE_STYLE, type EdgeKind } from '../common/edgeStyle';
 import { edgeKey, type WhatIfEdits } from './store';
@@ -70,15 +70,19 @@ export function buildGraph(
     const m = view.memories[id];
     const r = whatIfRow.get(id);
     const z = r !== undefined ? recomputed?.assignment[r] : undefined;
+    // A memory that states nothing about the key backs no answer, and the engine spreads its row over every
+    // slot alike: drawn in no slot (its argmax would be an arbitrary S1).
+    const silent = recomputed && r !== undefined ? !isEvidence(recomputed, r) : !isEvidence(step, i);
     return {
       id,
       data: {
         id,
         text: shortText(m?.text ?? '', 90),
         agent: m?.agentName ?? m?.agent ?? '?',
-        slot: z ? argmax(z) : (strongest[i] ?? null),
-        slots: z ? memorySlots(z) : (slots.get(id) ?? []),
+        slot: silent ? null : z ? argmax(z) : (strongest[i] ?? null),
+        slots: silent ? [] : z ? memorySlots(z) : (slots.get(id) ?? []),
         outside: false,
+        silent,
         arrived: arrived.has(id),
         disabled: off.has(id),
         stance: recomputed && r !== undefined ? backedBy(recomputed, r) : backedBy(step, i),
@@ -98,6 +102,7 @@ export function buildGraph(
         slot: null,
         slots: [],
         outside: true,
+        silent: false,
         arrived: false,
         disabled: false,
         stance: null,

@@ -56,6 +56,19 @@ describe('the inspector explains what the numbers say', () => {
       const row = rows.nth(k);
       expect(await row.getByTestId('vote-dot').count()).toBe(Number(await row.getByTestId('vote-count').textContent()));
     }
+    // Members that state nothing about the key back no answer: drawn in no slot (their uniform Z row's argmax
+    // would be an arbitrary S1); the others in their strongest slot.
+    const step = view.episode.steps[0]!;
+    const drawn = await wb.page.getByTestId('graph-node').evaluateAll((els) =>
+      Object.fromEntries(els.map((e) => [e.getAttribute('data-memory-id'), [e.getAttribute('data-slot'), e.getAttribute('data-silent')]])),
+    );
+    const silent = step.sliceIds.filter((_, i) => step.scorer[i] === 'none' || !(step.support[i] ?? []).some((x) => Math.abs(x) > 1e-9));
+    expect(silent.length).toBeGreaterThan(0);
+    step.sliceIds.forEach((id, i) => {
+      const row = step.assignment[i] ?? [];
+      const strongest = row.indexOf(Math.max(...row));
+      expect(drawn[id], id).toEqual(silent.includes(id) ? [null, 'true'] : [String(strongest), null]);
+    });
     await wb.shot('inspector-findings-q16');
   });
 
