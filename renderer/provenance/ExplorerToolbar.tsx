@@ -78,7 +78,7 @@ export function ExplorerToolbar({ limit, onLimit, search, onQuery, onStep }: Pro
           data-testid="explorer-search"
         />
         <span className="pv-search-status muted" data-testid="explorer-search-status" data-matches={matches}>
-          {query.trim() === '' ? '' : matches === 0 ? 'no match' : cursor < 0 ? `${int(matches)} found · Enter to go` : `${int(cursor + 1)} / ${int(matches)}`}
+          {query.trim() === '' ? '' : matches === 0 ? 'no match among the drawn memories (those with recorded provenance)' : cursor < 0 ? `${int(matches)} found · Enter to go` : `${int(cursor + 1)} / ${int(matches)}`}
         </span>
       </span>
     </div>

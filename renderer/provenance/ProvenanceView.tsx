@@ -23,19 +23,30 @@ import { useExplorer } from './store';
 
 const DEFAULT_LIMIT = 2000;
 
-function CountLine({ graph }: { graph: DrawnGraph | null }) {
+/**
+ * "536 memories in 162 cascades drawn (of 536 in 162) · 610 of the store's 1,146 have no recorded edge and
+ * are not drawn": what is drawn, out of what has recorded provenance, out of the whole store.
+ */
+function CountLine({ graph, storeMemories }: { graph: DrawnGraph | null; storeMemories: number }) {
   if (!graph) return <span className="pv-count" data-testid="explorer-node-count" data-value={0} />;
   const o = graph.overview;
+  const unlinked = Math.max(0, storeMemories - o.totalNodes);
   return (
     <span
       className="pv-count"
-      title="memories with at least one recorded provenance edge, in whole cascades (connected derivations), largest first"
+      title="memories with at least one recorded provenance edge, in whole cascades (connected derivations), largest first; a memory with no recorded edge is in no cascade and is not drawn"
     >
       <b data-testid="explorer-node-count" data-value={o.nodes.length}>
         {int(o.nodes.length)}
       </b>{' '}
-      memories in <b data-testid="explorer-cascade-count">{int(o.components)}</b> cascades of {int(o.totalNodes)} / {int(o.totalComponents)} in
-      the store
+      memories in <b data-testid="explorer-cascade-count">{int(o.components)}</b> cascades drawn (of {int(o.totalNodes)} in {int(o.totalComponents)} with
+      recorded provenance)
+      {unlinked > 0 && (
+        <span className="muted" data-testid="explorer-unlinked" data-value={unlinked}>
+          {' '}
+          · {int(unlinked)} of the store's {int(storeMemories)} have no recorded edge and are not drawn
+        </span>
+      )}
     </span>
   );
 }
@@ -176,7 +187,7 @@ function Explorer({ store }: { store: StoreInfo }) {
         onStep={step}
       />
       <div className="pv-status">
-        <CountLine graph={graph} />
+        <CountLine graph={graph} storeMemories={store.counts.memories} />
         <span className={state === 'loading' || state === 'layout' ? 'pv-progress busy' : 'pv-progress'} data-testid="explorer-layout-status">
           {status}
         </span>
