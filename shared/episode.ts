@@ -115,6 +115,16 @@ export type SliceArbitration = Pick<
 /** Which initial slice an episode started from (docs/bundle-format.md: corr/ind variants). */
 export type SliceVariant = 'base' | 'corr' | 'ind';
 
+/** How the views name a slice variant (docs/bundle-format.md): the question's own slice, or it with memories appended. */
+export const VARIANT_NAMES: Record<SliceVariant, { short: string; long: string }> = {
+  base: { short: 'base slice', long: "the question's own initial slice" },
+  corr: { short: '+ copies', long: 'the initial slice with correlated copies appended (corr: what RS measures)' },
+  ind: { short: '+ independent', long: 'the initial slice with independent evidence appended (ind: what IEG measures)' },
+};
+
+/** A variant's name for a view; an unknown one as it is. */
+export const variantName = (v: string, form: 'short' | 'long' = 'short'): string => VARIANT_NAMES[v as SliceVariant]?.[form] ?? v;
+
 export interface EpisodeRecord {
   id?: number;
   queryId: string;

@@ -5,6 +5,7 @@
 // `gold`: whether to mark each decision right or wrong against the question's gold answer. Surfaces where
 // a researcher gives labels pass false: a label must come from the evidence, not from the answer key.
 
+import { variantName } from '../../shared/episode';
 import type { MemoryEpisode } from '../../shared/views';
 import { api } from '../api/client';
 import { distinctIdLabels } from './ids';
@@ -54,10 +55,10 @@ export function MemoryEpisodes({ memoryId, gold = true }: { memoryId: string; go
               </a>{' '}
               <Decision e={e} gold={gold} />
               {e.current ? null : (
-                <span className="muted me-kind" title="not the question's current analysis">
+                <span className="muted me-kind" title={`not the question's current analysis; ${variantName(e.variant, 'long')}`}>
                   {' '}
                   {e.method}
-                  {e.variant !== 'base' ? ` · ${e.variant}` : ''}
+                  {e.variant !== 'base' ? ` · ${variantName(e.variant)}` : ''}
                 </span>
               )}
               <div className="me-entered muted">{howItEntered(e)}</div>

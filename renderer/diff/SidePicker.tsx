@@ -3,6 +3,7 @@
 
 import { useState } from 'react';
 import type { DiffSpec, StoredEpisodeOption } from '../../shared/diff';
+import { variantName } from '../../shared/episode';
 import type { ModelSummary } from '../../shared/views';
 import { Button } from '../common/controls';
 
@@ -13,7 +14,7 @@ function initialMode(spec: DiffSpec | null): Mode {
 }
 
 function storedName(e: StoredEpisodeOption): string {
-  return [`episode ${e.id}`, e.method, e.model ?? 'unknown model', ...(e.runId !== null ? [`run ${e.runId}`] : []), `→ ${e.answer ?? 'no answer'}`].join(' · ');
+  return [`episode ${e.id}`, e.method, variantName(e.variant), e.model ?? 'unknown model', ...(e.runId !== null ? [`run ${e.runId}`] : []), `→ ${e.answer ?? 'no answer'}`].join(' · ');
 }
 
 /** Engine settings as typed: empty is none; otherwise a JSON object, or an error saying what is wrong. */

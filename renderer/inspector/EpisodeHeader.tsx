@@ -3,6 +3,7 @@
 // heuristic stand-ins rather than trained models).
 
 import { Link } from 'wouter';
+import { variantName } from '../../shared/episode';
 import type { EpisodeView } from '../../shared/views';
 import { compareEpisodeHref } from '../diff/links';
 import { majorityOf, sameValue } from './derive';
@@ -52,7 +53,7 @@ export function EpisodeHeader({ view }: { view: EpisodeView }) {
       <div className="insp-crumbs">
         <Link href="/browser">← Queries</Link>
         <span className="muted">
-          episode {episode.id} · query {query.id} · {episode.method} · {episode.variant} slice
+          episode {episode.id} · query {query.id} · {episode.method} · <span title={variantName(episode.variant, 'long')}>{variantName(episode.variant)}</span>
         </span>
         <Link href={compareEpisodeHref(episode)} data-testid="compare-with" title="this query under another model, policy, engine settings or run, step by step">
           Compare with…

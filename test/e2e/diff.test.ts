@@ -5,6 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiffSpec, EpisodeDiffView } from '../../shared/diff';
+import { variantName } from '../../shared/episode';
 import type { QueryRow } from '../../shared/views';
 import { startWorkbench, type Workbench } from './harness';
 
@@ -111,6 +112,13 @@ describe('episode diff in a browser', () => {
     expect(diff.left.episode.steps[0]?.provider).toBe('neural:default');
     expect(diff.right.episode.steps[0]?.provider).toBe('heuristic-components');
     await wb.shot('episode-diff');
+    // A stored episode is named with its slice variant (an evaluation saves three per method and question).
+    const stored = await wb.api('queryEpisodes', { queryId: row.id });
+    await wb.page.getByTestId('diff-picker-left').getByRole('button', { name: 'stored episode' }).click();
+    const options = await wb.page.getByTestId('diff-episode-left').locator('option').allTextContents();
+    expect(options).toHaveLength(stored.length);
+    stored.forEach((e, k) => expect(options[k]).toContain(`episode ${e.id} · ${e.method} · ${variantName(e.variant)} · `));
+    expect(options.some((o) => o.includes('base slice'))).toBe(true);
     // Another step opens on click, with its own numbers.
     const other = diff.alignment.steps.find((s) => s.t !== (diff.alignment.firstParting ?? 0));
     if (other) {
