@@ -53,6 +53,9 @@ export function Signals({ candidate }: { candidate: LabelCandidate }) {
 export function CandidatePair({ candidate, mine, episodeId }: { candidate: LabelCandidate; mine: GivenLabel | undefined; episodeId: number | null }) {
   const c = candidate;
   const shared = useMemo(() => sharedWords(c.a.text, c.b.text), [c.a.text, c.b.text]);
+  // The pair's labels as the queue fetched them, less the one given in this sitting (shown as "you said"):
+  // a label given here and then come back to is not in that list, and "none" beside it contradicted it.
+  const others = c.labels.filter((l) => l.id !== mine?.id);
   return (
     <section className="candidate" data-testid="label-candidate" data-pair={`${c.a.id}|${c.b.id}`}>
       <header className="candidate-head">
@@ -77,12 +80,14 @@ export function CandidatePair({ candidate, mine, episodeId }: { candidate: Label
         <MemoryCard side="B" memory={c.b} other={c.a.id} shared={shared} testId="label-b" />
       </div>
       <footer className="candidate-foot">
-        <span className="muted">labels already on this pair:</span>{' '}
-        {c.labels.length === 0 ? (
-          <span className="muted">none</span>
+        <span className="muted">labels on this pair:</span>{' '}
+        {others.length === 0 && !mine ? (
+          <span className="muted" data-testid="label-none">
+            none
+          </span>
         ) : (
-          c.labels.map((l) => (
-            <span key={l.id} className="given">
+          others.map((l) => (
+            <span key={l.id} className="given" data-testid="label-other">
               <LabelChip value={l.label} /> <span className="muted">by</span> {l.author}
             </span>
           ))

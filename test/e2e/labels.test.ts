@@ -81,6 +81,23 @@ describe('the labelling queue', () => {
     expect((await wb.api('labelStats')).total).toBe(before);
   });
 
+  it('comes back with ← to a pair it labelled: "you said" that label, and never "none" beside it', async () => {
+    const start = await shownPair();
+    const before = (await wb.api('labelStats')).total;
+    await wb.page.keyboard.press('i');
+    await expect.poll(async () => (await wb.api('labelStats')).total).toBe(before + 1);
+    await expect.poll(shownPair).not.toBe(start);
+    await wb.page.keyboard.press('ArrowLeft');
+    await expect.poll(shownPair).toBe(start);
+    await expect.poll(() => wb.page.getByTestId('label-mine').textContent()).toContain('independent');
+    // The label given here is shown once, as yours: not also among the others' (nor "none" beside it).
+    const footer = wb.page.getByTestId('label-candidate').locator('footer');
+    expect(await footer.locator('.label-chip').count()).toBe(1);
+    expect(await footer.textContent()).not.toContain('none');
+    await wb.page.keyboard.press('z');
+    await expect.poll(async () => (await wb.api('labelStats')).total).toBe(before);
+  });
+
   it('labels a pair from the inspector drawer, and the graph draws the labelled edge', async () => {
     const rows = await wb.api('queries');
     const row = rows.find((r) => r.episodeId !== null);
