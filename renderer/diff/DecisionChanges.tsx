@@ -8,11 +8,13 @@ import type { ModelSummary } from '../../shared/views';
 import { api } from '../api/client';
 import { Button } from '../common/controls';
 import { ErrorBox } from '../common/ErrorBox';
+import { useSession } from '../common/session';
 import { useAction } from '../common/useAction';
 import { diffHref } from './links';
 import './diff.css';
 
 export function DecisionChanges({ models }: { models: ModelSummary[] }) {
+  const questions = useSession((s) => s.session?.store?.counts.queries);
   const names = [...models.map((m) => m.name), 'heuristic'];
   const active = models.find((m) => m.active)?.name ?? names[0] ?? 'heuristic';
   const [left, setLeft] = useState(active);
@@ -41,6 +43,11 @@ export function DecisionChanges({ models }: { models: ModelSummary[] }) {
           Find the questions they decide differently
         </Button>
       </div>
+      {action.busy && (
+        <p className="hint" data-testid="decision-working" aria-live="polite">
+          Running {left} and {right} afresh on every question of the open store{questions !== undefined ? ` (${questions})` : ''}: a few seconds per hundred questions…
+        </p>
+      )}
       <ErrorBox title="Could not compare the decisions" error={action.error} onDismiss={action.reset} />
       {shown && (
         <>

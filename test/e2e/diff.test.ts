@@ -134,7 +134,18 @@ describe('episode diff in a browser', () => {
     await wb.page.goto(`${wb.web.url}#/models`);
     await wb.page.getByTestId('decision-left').selectOption('default');
     await wb.page.getByTestId('decision-right').selectOption('heuristic');
+    // While the backend runs both models, the view says what it is doing (the answer is held until that is seen).
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await wb.page.route('**/api/decisionChanges', async (route) => {
+      await held;
+      await route.continue();
+    });
     await wb.page.getByTestId('decision-find').click();
+    await expect.poll(() => wb.page.getByTestId('decision-working').textContent()).toContain('Running default and heuristic afresh on every question of the open store (80)');
+    release();
+    await expect.poll(() => wb.page.getByTestId('decision-working').count()).toBe(0);
+    await wb.page.unroute('**/api/decisionChanges');
     await expect.poll(() => wb.page.getByTestId('decision-change').count()).toBe(changes.length);
     const first = changes[0];
     if (!first) throw new Error('no decision changed between the two models');
