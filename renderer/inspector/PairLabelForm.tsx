@@ -55,7 +55,9 @@ export function PairLabelForm({
       {!author ? (
         <div className="pair-label-author">
           <AuthorField testId="pair-label-author" />
-          <p className="muted small">Labels carry your name (the Labels view remembers it).</p>
+          <p className="muted small" data-testid="pair-label-author-hint">
+            Labels carry your name: type it and press Enter (or click elsewhere) to start labelling. The Labels view remembers it.
+          </p>
         </div>
       ) : (
         <>
