@@ -5,6 +5,7 @@
 // from the inspector, the evaluation's rows and the Models comparison alike.
 
 import type { DiffSpec } from '../../shared/diff';
+import { DIAGNOSTIC_METHOD_NAMES } from '../../shared/methods';
 
 export interface DiffParams {
   left: DiffSpec | null;
@@ -58,6 +59,13 @@ export function resultDiffHref(
   results: ReadonlyArray<{ queryId: string; method: string; episodeId: number | null }>,
   row: { queryId: string; method: string; episodeId: number },
 ): string {
-  const other = results.find((r) => r.queryId === row.queryId && r.method !== row.method && r.episodeId !== null && r.episodeId !== row.episodeId);
+  // The run's "compare with" model first (cama's paired counterpart), then any other method that anyone could
+  // run, and a diagnostic (it reads the ground truth) only where nothing else has an episode.
+  const paired = (a: string, b: string): boolean => (a === 'cama' && b === 'cama_against') || (a === 'cama_against' && b === 'cama');
+  const rank = (method: string): number => (paired(row.method, method) ? 0 : DIAGNOSTIC_METHOD_NAMES.includes(method) ? 2 : 1);
+  const other = results
+    .filter((r) => r.queryId === row.queryId && r.method !== row.method && r.episodeId !== null && r.episodeId !== row.episodeId)
+    .map((r, k) => ({ r, k }))
+    .sort((a, b) => rank(a.r.method) - rank(b.r.method) || a.k - b.k)[0]?.r;
   return diffHref({ episodeId: row.episodeId }, other?.episodeId ? { episodeId: other.episodeId } : { queryId: row.queryId, model: 'heuristic' });
 }

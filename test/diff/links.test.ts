@@ -38,4 +38,23 @@ describe('diff links', () => {
       right: { queryId: 'q2', model: 'heuristic' },
     });
   });
+
+  it("prefers the run's compare-with model, and a diagnostic only where nothing else has an episode", () => {
+    const results = [
+      { queryId: 'q1', method: 'oracle_slots', episodeId: 20 },
+      { queryId: 'q1', method: 'cama', episodeId: 21 },
+      { queryId: 'q1', method: 'cama_wo_trace', episodeId: 22 },
+      { queryId: 'q1', method: 'cama_against', episodeId: 23 },
+      { queryId: 'q2', method: 'oracle_slots', episodeId: 24 },
+      { queryId: 'q2', method: 'cama_wo_trace', episodeId: 25 },
+      { queryId: 'q2', method: 'cama', episodeId: 26 },
+      { queryId: 'q3', method: 'oracle_slots', episodeId: 27 },
+      { queryId: 'q3', method: 'cama', episodeId: 28 },
+    ];
+    const right = (queryId: string, method: string, episodeId: number) => readDiffParams(resultDiffHref(results, { queryId, method, episodeId })).right;
+    expect(right('q1', 'cama', 21)).toEqual({ episodeId: 23 });
+    expect(right('q1', 'cama_against', 23)).toEqual({ episodeId: 21 });
+    expect(right('q2', 'cama', 26)).toEqual({ episodeId: 25 });
+    expect(right('q3', 'cama', 28)).toEqual({ episodeId: 27 });
+  });
 });
