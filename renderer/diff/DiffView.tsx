@@ -39,7 +39,12 @@ function Header({ view }: { view: EpisodeDiffView }) {
   return (
     <header className="panel diff-header">
       <div className="insp-crumbs">
-        <Link href="/browser">← Queries</Link>
+        {window.history.length > 1 && (
+          <button type="button" className="linklike" onClick={() => window.history.back()} title="back to where the diff was opened from (an evaluation run, the inspector, the Models view)" data-testid="diff-back">
+            ← back
+          </button>
+        )}
+        <Link href="/browser">Queries</Link>
         <span className="muted">episode diff · query {query.id}</span>
       </div>
       <h1 className="insp-question" data-testid="diff-question">

@@ -119,6 +119,11 @@ describe('episode diff in a browser', () => {
     expect(options).toHaveLength(stored.length);
     stored.forEach((e, k) => expect(options[k]).toContain(`episode ${e.id} · ${e.method} · ${variantName(e.variant)} · `));
     expect(options.some((o) => o.includes('base slice'))).toBe(true);
+    // "← back" returns to where the diff was opened from: the inspector's episode.
+    await wb.page.getByTestId('diff-back').click();
+    await expect.poll(() => wb.page.url()).toContain(`#/episode/${row.episodeId}`);
+    await wb.page.goForward();
+    await wb.page.getByTestId('diff-steps').waitFor();
     // Another step opens on click, with its own numbers.
     const other = diff.alignment.steps.find((s) => s.t !== (diff.alignment.firstParting ?? 0));
     if (other) {
