@@ -214,8 +214,10 @@ export function ProvenanceView() {
   const loading = useSession((s) => s.session === null && s.loading);
   if (loading) return <Loading what="the session" />;
   if (!store) return <Empty>No store is open. Open one from Home.</Empty>;
+  // Keyed by the store: another store's explorer starts afresh (its own viewport, search and layout),
+  // never from the last store's zoom.
   return (
-    <ReactFlowProvider>
+    <ReactFlowProvider key={store.path}>
       <Explorer store={store} />
     </ReactFlowProvider>
   );
