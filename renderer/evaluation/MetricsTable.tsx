@@ -49,7 +49,7 @@ function interval(m: EvalMetricsView, key: Key): [number, number] | null {
 const signed = (v: number): string => pct(v).replace(/^-/, '−');
 
 /** An interval: "36.1–72.1"; "−23.7 to 2.5" where a bound is negative (a dash beside a minus reads badly). */
-export const span = (i: [number, number] | null | undefined): string => (i ? `${signed(i[0])}${i[0] < 0 || i[1] < 0 ? ' to ' : '–'}${signed(i[1])}` : '');
+const span = (i: [number, number] | null | undefined): string => (i ? `${signed(i[0])}${i[0] < 0 || i[1] < 0 ? ' to ' : '–'}${signed(i[1])}` : '');
 
 /** cama's lead in points over a method, signed ("+54.1", "−3.0"). */
 const lead = (v: number): string => (v > 0 ? `+${pct(v)}` : signed(v));
@@ -91,6 +91,11 @@ export function MetricsTable({ methods, nQueries }: { methods: Record<string, Ev
   const hasIntervals = rows.some(([, m]) => m.ci95);
   const hasLead = rows.some(([, m]) => m.cama_lead_ci95);
   const camaCmr = methods.cama ? value(methods.cama, 'cmr') : null;
+  /** cama's CMR minus the method's, in points (null for cama itself, or where either has none). */
+  const leadOf = (name: string, m: EvalMetricsView): number | null => {
+    const theirs = value(m, 'cmr');
+    return name === 'cama' || camaCmr === null || theirs === null ? null : camaCmr - theirs;
+  };
   const intervals = hasIntervals && showIntervals;
   return (
     <div className="metrics">
@@ -113,6 +118,7 @@ export function MetricsTable({ methods, nQueries }: { methods: Record<string, Ev
         <tbody>
           {rows.map(([name, m]) => {
             const diagnostic = DIAGNOSTIC_METHOD_NAMES.includes(name);
+            const points = leadOf(name, m);
             return (
               <tr key={name} className={name === 'cama' ? 'ours' : diagnostic ? 'diagnostic' : ''} data-method={name}>
                 <th className="left mono" title={diagnostic ? 'a diagnostic: it reads the ground-truth factors, so no one could run it; not ranked' : undefined}>
@@ -134,8 +140,8 @@ export function MetricsTable({ methods, nQueries }: { methods: Record<string, Ev
                   );
                 })}
                 {hasLead && (
-                  <td className="num" data-testid="cama-lead" data-value={name === 'cama' || camaCmr === null || value(m, 'cmr') === null ? undefined : camaCmr - (value(m, 'cmr') as number)}>
-                    {name === 'cama' ? '' : camaCmr === null || value(m, 'cmr') === null ? '—' : lead(camaCmr - (value(m, 'cmr') as number))}
+                  <td className="num" data-testid="cama-lead" data-value={points ?? undefined}>
+                    {name === 'cama' ? '' : points === null ? '—' : lead(points)}
                     {intervals && name !== 'cama' && m.cama_lead_ci95?.cmr && (
                       <span className="ci" data-testid="cama-lead-interval">
                         {span(m.cama_lead_ci95.cmr)}

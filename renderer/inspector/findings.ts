@@ -413,7 +413,7 @@ function logitPair(a: number, b: number): [string, string] {
 /** Below this lead of the pick's P over the runner-up's, the sentence calls the decision a near-tie. */
 export const NEAR_TIE = 0.1;
 
-/** ", a near-tie" where the runner-up's P is within NEAR_TIE of the pick's. */
+/** ": a near-tie (…)" where the runner-up's P is within NEAR_TIE of the pick's; else nothing. */
 function nearTie(step: Arbitration, pickIdx: number): string {
   const pick = step.posterior[pickIdx] ?? 0;
   const runner = Math.max(-Infinity, ...step.posterior.filter((_, h) => h !== pickIdx));

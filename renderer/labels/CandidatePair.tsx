@@ -82,12 +82,10 @@ export function CandidatePair({ candidate, mine, episodeId }: { candidate: Label
       <footer className="candidate-foot">
         <span className="muted">labels on this pair:</span>{' '}
         {others.length === 0 && !mine ? (
-          <span className="muted" data-testid="label-none">
-            none
-          </span>
+          <span className="muted">none</span>
         ) : (
           others.map((l) => (
-            <span key={l.id} className="given" data-testid="label-other">
+            <span key={l.id} className="given">
               <LabelChip value={l.label} /> <span className="muted">by</span> {l.author}
             </span>
           ))
