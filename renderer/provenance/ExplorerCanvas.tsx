@@ -40,7 +40,9 @@ const NO_NODES: ExplorerNode[] = [];
 /** Up to this many nodes the first view shows them all; above it, the largest cascades at a readable zoom. */
 export const FIT_ALL_MAX_NODES = 1500;
 /** The first view of a drawing too large to show whole: its top left (the largest cascades), legible. */
-const FAR_START = { x: 24, y: 24, zoom: 0.8 };
+/** The height the zoom buttons take at the canvas's top (React Flow's 26 px buttons and their 15 px margin, with room). */
+const CONTROLS_BAND = 48;
+const FAR_START = { x: 24, y: CONTROLS_BAND, zoom: 0.8 };
 /**
  * Nodes handed to React Flow per animation frame while those in the first view come in: each mounted node
  * costs a millisecond or more (measured on the demo store: a batch of 120 made 184 ms tasks, 40 made 50-73 ms).
@@ -180,8 +182,11 @@ export function ExplorerCanvas({ graph }: { graph: DrawnGraph | null }) {
   // holds yet, since they arrive over several frames.
   useEffect(() => {
     if (!graph || width === 0 || height === 0) return;
-    if (graph.overview.nodes.length <= FIT_ALL_MAX_NODES) void setViewport(getViewportForBounds(getNodesBounds(allNodes), width, height, 0.03, 1, 0.03));
-    else void setViewport(FAR_START);
+    if (graph.overview.nodes.length <= FIT_ALL_MAX_NODES) {
+      // Fitted into the band under the zoom buttons (top right), so that they cover no node.
+      const fit = getViewportForBounds(getNodesBounds(allNodes), width, Math.max(1, height - CONTROLS_BAND), 0.03, 1, 0.03);
+      void setViewport({ ...fit, y: fit.y + CONTROLS_BAND });
+    } else void setViewport(FAR_START);
     // Only for a new drawing (or a canvas that had no size yet), not on every resize: hence the size's
     // emptiness, not the size, among the dependencies.
   }, [graph, setViewport, width === 0 || height === 0]);

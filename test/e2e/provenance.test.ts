@@ -72,6 +72,12 @@ describe('the provenance explorer', () => {
     );
     const upsideDown = expected.edges.filter((e) => !((tops[e.parent] as number) < (tops[e.child] as number)));
     expect(upsideDown).toEqual([]);
+    // The first view is fitted under the band of the zoom buttons (top right), so they cover no node
+    // whatever the drawing's shape: every node starts below the buttons.
+    const controls = await canvas.locator('.react-flow__controls').boundingBox();
+    if (!controls) throw new Error('the explorer shows no zoom buttons');
+    const highest = Math.min(...(await canvas.locator('.react-flow__node').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top))));
+    expect(highest).toBeGreaterThanOrEqual(controls.y + controls.height);
     await wb.shot('provenance-explorer');
   });
 
