@@ -18,12 +18,14 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { EpisodeView, GraphView } from '../../shared/views';
 import { api } from '../api/client';
 import { GraphLegend } from './GraphLegend';
+import { LabelEdge } from './LabelEdge';
 import { MemoryNodeComponent, type MemoryNode } from './GraphNode';
 import { buildGraph, type EdgeData } from './graphModel';
 import { layeredLayout } from './layout';
 import { useInspector } from './store';
 
 const nodeTypes = { memory: MemoryNodeComponent };
+const edgeTypes = { label: LabelEdge };
 
 interface EdgeMenu {
   edge: Edge<EdgeData>;
@@ -181,6 +183,7 @@ function GraphCanvas({ view, t }: { view: EpisodeView; t: number }) {
           nodes={nodes}
           edges={model.edges}
           nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
           onNodesChange={onNodesChange}
           onNodeClick={onNodeClick}
           onNodeMouseEnter={(_, n) => hoverMemory(n.id)}

@@ -130,7 +130,8 @@ export function buildGraph(
       id: `l:${l.id}`,
       source: l.a,
       target: l.b,
-      type: 'straight',
+      // Border to border (LabelEdge.tsx): a label joins any two members, and handle to handle would cross them.
+      type: 'label',
       data: { kind: l.label },
       className: `gedge gedge-${l.label}`,
       style: { stroke: s.stroke, strokeWidth: s.width, strokeDasharray: s.dash, strokeLinecap: 'round' },

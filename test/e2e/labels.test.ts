@@ -115,6 +115,27 @@ describe('the labelling queue', () => {
     await wb.page.getByTestId('pair-label-other').selectOption(b);
     await wb.page.getByTestId('pair-label-dependent').click();
     await expect.poll(dependentEdges).toBe(edgesBefore + 1);
+    // The label's line runs between the two nodes' borders, through neither node's text.
+    const nodeBox = async (id: string) => wb.page.locator(`[data-testid="graph-node"][data-memory-id="${id}"]`).boundingBox();
+    const boxes = [await nodeBox(a), await nodeBox(b)];
+    const line = wb.page.locator('.react-flow__edge.gedge-dependent[data-id^="l:"] path.react-flow__edge-path').last();
+    const points = await line.evaluate((path) => {
+      const svg = path as unknown as {
+        getTotalLength(): number;
+        getPointAtLength(l: number): { x: number; y: number };
+        getScreenCTM(): { a: number; b: number; c: number; d: number; e: number; f: number } | null;
+      };
+      const m = svg.getScreenCTM();
+      if (!m) return [];
+      const length = svg.getTotalLength();
+      return Array.from({ length: 19 }, (_, k) => {
+        const p = svg.getPointAtLength((length * (k + 1)) / 20);
+        return { x: m.a * p.x + m.c * p.y + m.e, y: m.b * p.x + m.d * p.y + m.f };
+      });
+    });
+    expect(points).toHaveLength(19);
+    const inside = points.filter((p) => boxes.some((r) => r && p.x > r.x + 2 && p.x < r.x + r.width - 2 && p.y > r.y + 2 && p.y < r.y + r.height - 2));
+    expect(inside).toEqual([]);
     const labels = (await wb.api('episode', { id: row.episodeId })).labels;
     expect(labels).toContainEqual(expect.objectContaining({ a, b, label: 'dependent', author: AUTHOR, query: row.id }));
     await wb.shot('inspector-label-action');
