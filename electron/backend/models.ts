@@ -9,7 +9,7 @@ import type { EvalMetricsView, ModelSummary, TrainPlan } from '../../shared/view
 import { readCard } from '../model/card';
 import { cardPathFor, DEFAULT_MODEL_FILE, defaultModelsDir, modelNameOf } from '../model/paths';
 import { POLICY_FILE } from '../policy/card';
-import { policyGate } from '../runtime/setup';
+import { policyGates } from '../runtime/setup';
 
 /** A trained model's name: letters, digits, '-' and '_' (it becomes a file name). */
 export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,47}$/;
@@ -54,6 +54,7 @@ export class ModelRegistry {
     const active = this.activeFile();
     // The engine runs every model with the policy beside the shipped models (service.ts, loadEngine).
     const policy = join(this.shippedDir, POLICY_FILE);
+    const gateOf = existsSync(policy) ? policyGates(policy) : null;
     const out: ModelSummary[] = [];
     for (const [dir, origin] of [
       [this.shippedDir, 'shipped'],
@@ -64,7 +65,7 @@ export class ModelRegistry {
         const file = join(dir, name);
         if (isPolicy(file)) continue; // the recovery policy lives beside the evidence models
         const s = summary(file, origin, file === active);
-        const gate = existsSync(policy) ? policyGate(policy, file) : null;
+        const gate = gateOf?.(file);
         if (gate && 'thresholds' in gate) s.gate = { ...gate.thresholds, policy: basename(gate.cardFile) };
         out.push({ ...s, inSample: openStore !== undefined && s.trainedOnPath !== null && s.trainedOnPath === resolve(openStore) });
       }

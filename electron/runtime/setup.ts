@@ -143,19 +143,24 @@ const sha256Of = (file: string): string => createHash('sha256').update(readFileS
  * an engine running the two together uses; or, where the card gives none for it, why (null: the card
  * recalibrated nothing).
  */
-export function policyGate(
-  policyFile: string,
-  modelFile: string | null,
-): { thresholds: Pick<EngineConfig, 'tauN' | 'tauH'>; cardFile: string } | { note: string | null } {
+export function policyGate(policyFile: string, modelFile: string | null): PolicyGate {
+  return policyGates(policyFile)(modelFile);
+}
+
+export type PolicyGate = { thresholds: Pick<EngineConfig, 'tauN' | 'tauH'>; cardFile: string } | { note: string | null };
+
+/** policyGate for many models: the policy's card is read and checked against its file once. */
+export function policyGates(policyFile: string): (modelFile: string | null) => PolicyGate {
   const cardFile = cardPathFor(policyFile);
   const card = readPolicyCard(cardFile);
-  if (!card) return { note: `${cardFile}: no policy card; τ_N, τ_H are the evidence model's` };
-  if (card.sha256 !== sha256Of(policyFile)) return { note: `${cardFile} describes another policy file (sha256 differs): its τ_N, τ_H are ignored` };
-  if (!card.thresholds) return { note: null };
-  if (modelFile === null || sha256Of(modelFile) !== card.evidenceModel.sha256) {
-    return { note: `${cardFile}: τ_N, τ_H were recalibrated for the evidence model ${card.evidenceModel.file}, not this one; the evidence model's are kept` };
-  }
-  return { thresholds: { tauN: card.thresholds.tauN, tauH: card.thresholds.tauH }, cardFile };
+  if (!card) return () => ({ note: `${cardFile}: no policy card; τ_N, τ_H are the evidence model's` });
+  if (card.sha256 !== sha256Of(policyFile)) return () => ({ note: `${cardFile} describes another policy file (sha256 differs): its τ_N, τ_H are ignored` });
+  const { thresholds } = card;
+  if (!thresholds) return () => ({ note: null });
+  return (modelFile) =>
+    modelFile === null || sha256Of(modelFile) !== card.evidenceModel.sha256
+      ? { note: `${cardFile}: τ_N, τ_H were recalibrated for the evidence model ${card.evidenceModel.file}, not this one; the evidence model's are kept` }
+      : { thresholds: { tauN: thresholds.tauN, tauH: thresholds.tauH }, cardFile };
 }
 
 /** Adds the recovery policy (and the τ's its card recalibrated for it) to an engine. */

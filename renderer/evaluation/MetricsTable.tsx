@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { DIAGNOSTIC_METHOD_NAMES } from '../../shared/methods';
 import type { EvalMetricsView } from '../../shared/views';
 import { num, pct } from '../common/format';
+import { fmtSigned } from '../inspector/derive';
 
 type Key = 'accuracy' | 'cmr' | 'rs' | 'rs_to_gold' | 'ieg' | 'err' | 'steps' | 'retrievals' | 'ms_per_query' | 'n_eff_mae' | 'pair_auc';
 
@@ -51,8 +52,6 @@ const signed = (v: number): string => pct(v).replace(/^-/, '−');
 /** An interval: "36.1–72.1"; "−23.7 to 2.5" where a bound is negative (a dash beside a minus reads badly). */
 const span = (i: [number, number] | null | undefined): string => (i ? `${signed(i[0])}${i[0] < 0 || i[1] < 0 ? ' to ' : '–'}${signed(i[1])}` : '');
 
-/** cama's lead in points over a method, signed ("+54.1", "−3.0"). */
-const lead = (v: number): string => (v > 0 ? `+${pct(v)}` : signed(v));
 
 function value(m: EvalMetricsView, key: Key): number | null {
   const v = m[key];
@@ -141,7 +140,7 @@ export function MetricsTable({ methods, nQueries }: { methods: Record<string, Ev
                 })}
                 {hasLead && (
                   <td className="num" data-testid="cama-lead" data-value={points ?? undefined}>
-                    {name === 'cama' ? '' : points === null ? '—' : lead(points)}
+                    {name === 'cama' ? '' : points === null ? '—' : fmtSigned(points, 1)}
                     {intervals && name !== 'cama' && m.cama_lead_ci95?.cmr && (
                       <span className="ci" data-testid="cama-lead-interval">
                         {span(m.cama_lead_ci95.cmr)}
