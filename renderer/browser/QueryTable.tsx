@@ -6,6 +6,7 @@ import { type CSSProperties, type KeyboardEvent, type Ref, useEffect, useImperat
 import type { QueryRow } from '../../shared/views';
 import { num } from '../common/format';
 import { type SortKey, useBrowser } from './filters';
+import { TagList } from './TagList';
 
 const ROW_H = 30;
 const HEAD_H = 32;
@@ -51,13 +52,7 @@ function Cells({ row, idLabel }: { row: QueryRow; idLabel: string }) {
       <div className="cell num right">{num(row.nEff0)}</div>
       <div className="cell num right">{num(row.nEffFinal)}</div>
       <div className="cell num right">{analysed ? row.steps : '—'}</div>
-      <div className="cell tags" title={row.tags.join(', ')}>
-        {row.tags.map((t) => (
-          <span key={t} className="tag">
-            {t}
-          </span>
-        ))}
-      </div>
+      <TagList tags={row.tags} />
     </>
   );
 }

@@ -63,6 +63,42 @@ describe('small fixes', () => {
     await wb.api('openDemo');
   });
 
+  it('shows whole tags in the tags column and counts the ones that do not fit, more as the window widens', async () => {
+    const tagsSeen = () =>
+      wb.page.getByTestId('query-tags').evaluateAll((cells) =>
+        cells.map((cell) => {
+          const box = cell.getBoundingClientRect();
+          const shown = [...cell.querySelectorAll('[data-tag]')].filter((t) => !t.classList.contains('is-over'));
+          const more = cell.querySelector('[data-tag-more]');
+          return {
+            all: (cell.getAttribute('title') ?? '').split(', ').filter(Boolean).length,
+            shown: shown.length,
+            hidden: Number(cell.getAttribute('data-tags-hidden')),
+            moreText: more && !more.classList.contains('is-over') ? more.textContent : null,
+            // a tag (or the "+N" after them) that runs past the cell's edge is cut in half
+            cut: [...shown, ...(more && !more.classList.contains('is-over') ? [more] : [])].filter((t) => t.getBoundingClientRect().right > box.right + 0.5).length,
+          };
+        }),
+      );
+    await wb.page.setViewportSize({ width: 1440, height: 900 });
+    await wb.page.goto(`${wb.web.url}#/browser`);
+    await expect.poll(() => wb.page.getByTestId('query-tags').count()).toBeGreaterThan(10);
+    const narrow = await tagsSeen();
+    for (const row of narrow) {
+      expect(row.cut).toBe(0);
+      expect(row.shown + row.hidden).toBe(row.all);
+      expect(row.moreText).toBe(row.hidden > 0 ? `+${row.hidden}` : null);
+    }
+    // The demo has rows with three and four tags, which a 1440-pixel window cannot show whole.
+    const hiddenAt1440 = narrow.reduce((n, r) => n + r.hidden, 0);
+    expect(hiddenAt1440).toBeGreaterThan(0);
+    await wb.shot('browser-tags-1440');
+    await wb.page.setViewportSize({ width: 2200, height: 900 });
+    await expect.poll(async () => (await tagsSeen()).reduce((n, r) => n + r.hidden, 0)).toBeLessThan(hiddenAt1440);
+    expect((await tagsSeen()).filter((r) => r.cut > 0)).toEqual([]);
+    await wb.page.setViewportSize({ width: 1440, height: 900 }); // the harness's own
+  });
+
   it('opens step 2 when a link names step 2 of the episode already open', async () => {
     const { episode } = await wb.api('episode', { id: (await recoveredEpisode()).episodeId });
     expect(episode.steps.length).toBeGreaterThanOrEqual(3);
