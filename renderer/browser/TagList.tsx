@@ -10,7 +10,7 @@ const GAP = 3; // px between tags: `.qt .cell.tags { gap }` in browser.css
  * How many of the tags, in order, fit in `room` pixels, keeping room for the "+N" chip after them when
  * some do not fit. `widths` are the tags' widths, `chip` the chip's.
  */
-export function tagsThatFit(room: number, widths: readonly number[], chip: number): number {
+function tagsThatFit(room: number, widths: readonly number[], chip: number): number {
   let used = 0;
   for (let k = 0; k < widths.length; k++) {
     const next = used + (k > 0 ? GAP : 0) + (widths[k] ?? 0);
