@@ -52,7 +52,6 @@ const signed = (v: number): string => pct(v).replace(/^-/, '−');
 /** An interval: "36.1–72.1"; "−23.7 to 2.5" where a bound is negative (a dash beside a minus reads badly). */
 const span = (i: [number, number] | null | undefined): string => (i ? `${signed(i[0])}${i[0] < 0 || i[1] < 0 ? ' to ' : '–'}${signed(i[1])}` : '');
 
-
 function value(m: EvalMetricsView, key: Key): number | null {
   const v = m[key];
   return typeof v === 'number' && Number.isFinite(v) ? v : null;

@@ -19,7 +19,7 @@ function boxOf(node: InternalNode<Node>): Box {
 }
 
 /** Where the segment from the centre of `from` towards the centre of `to` leaves `from`'s rectangle. */
-export function borderPoint(from: Box, to: Box): { x: number; y: number } {
+function borderPoint(from: Box, to: Box): { x: number; y: number } {
   const cx = from.x + from.w / 2;
   const cy = from.y + from.h / 2;
   const dx = to.x + to.w / 2 - cx;

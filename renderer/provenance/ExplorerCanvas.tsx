@@ -39,9 +39,9 @@ const NO_EDGES: Edge[] = [];
 const NO_NODES: ExplorerNode[] = [];
 /** Up to this many nodes the first view shows them all; above it, the largest cascades at a readable zoom. */
 export const FIT_ALL_MAX_NODES = 1500;
-/** The first view of a drawing too large to show whole: its top left (the largest cascades), legible. */
 /** The height the zoom buttons take at the canvas's top (React Flow's 26 px buttons and their 15 px margin, with room). */
 const CONTROLS_BAND = 48;
+/** The first view of a drawing too large to show whole: its top left (the largest cascades), legible, under the buttons. */
 const FAR_START = { x: 24, y: CONTROLS_BAND, zoom: 0.8 };
 /**
  * Nodes handed to React Flow per animation frame while those in the first view come in: each mounted node
