@@ -94,6 +94,15 @@ export interface Hyper {
    */
   componentAttention?: boolean;
   /**
+   * Attention by soft cluster: each key's logit gets −log(Σ_i D⁰_ij), where D⁰ is a pre-attention affinity
+   * read from the pair cues and the recorded provenance alone (σ(w⁰ᵀ pair_ij + b⁰ + λ μ b_ij), diagonal 1).
+   * Copies that the pair cues tie together, recorded or not, then draw about the attention of one member, so
+   * appending copies of a value hardly moves what the other members (and their credibility) see: the slice is
+   * read by clusters, not by heads. Subsumes componentAttention (a recorded link's logit gains λμ). Absent
+   * (false) in models trained before it existed.
+   */
+  clusterAttention?: boolean;
+  /**
    * Credibility from the memory alone (x_0: its features and the query), not from the attended u_i, so what
    * else is in the slice (how many members say the same or the opposite) cannot move how much a statement
    * counts. Absent (false) in models trained before it existed.
@@ -286,6 +295,31 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
   const invSqrtD = g.constant('inv_sqrt_d', 1 / Math.sqrt(d));
   // 1 × K: log of each member's provenance-component size (b_ij is 1 within a component, the diagonal 1).
   const componentLogSize = hyper.componentAttention ? g.unary('Log', g.reduce('ReduceSum', 'provenance_prior', [0], true), 'component_log_size') : null;
+  const provTerm = g.binary('Mul', muB, g.constant('provenance_link', PROVENANCE_LINK), AFFINITY_PROVENANCE_TERM);
+  const eye = g.unary('EyeLike', 'provenance_prior', 'eye');
+  const offDiag = g.binary('Sub', one, eye);
+  /** σ(logit) off the diagonal, 1 on it. */
+  const unitDiagonal = (logit: string, out?: string): string => g.binary('Add', g.binary('Mul', g.unary('Sigmoid', logit), offDiag), eye, out);
+  // 1 × K: log of each member's soft cluster size Σ_i D⁰_ij (D⁰ symmetric, so the column sum is the row's).
+  const clusterLogSize = hyper.clusterAttention
+    ? g.unary(
+        'Log',
+        g.reduce(
+          'ReduceSum',
+          unitDiagonal(
+            g.binary(
+              'Add',
+              g.binary('Add', g.pairTerm(pairWeights(g.param('cluster.w_pair', [pairDim], { kind: 'values', values: affinityPairInit(version) }))), provTerm),
+              g.param('cluster.b', [1], { kind: 'values', values: [-2] }),
+            ),
+            'cluster_affinity',
+          ),
+          [0],
+          true,
+        ),
+        'cluster_log_size',
+      )
+    : null;
   for (let l = 0; l < hyper.layers; l++) {
     const p = `attn${l}`;
     const q = g.dense(x, g.param(`${p}.W_q`, [d, d]));
@@ -294,6 +328,7 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
     const scores = g.binary('Mul', g.binary('MatMul', q, g.transpose(k)), invSqrtD);
     let logits = g.binary('Add', g.binary('Add', scores, muB), g.pairTerm(pairWeights(g.param(`${p}.w_pair`, [pairDim], { kind: 'zeros' }))), `${p}_logits`);
     if (componentLogSize) logits = g.binary('Sub', logits, componentLogSize, `${p}_logits_by_component`);
+    if (clusterLogSize) logits = g.binary('Sub', logits, clusterLogSize, `${p}_logits_by_cluster`);
     const alpha = g.softmax(logits, 1, `${p}_alpha`);
     const update = g.dense(g.binary('MatMul', alpha, v), g.param(`${p}.W_o`, [d, d]), g.param(`${p}.b_o`, [d], { kind: 'zeros' }));
     x = g.unary('Tanh', g.binary('Add', x, update), `x_${l + 1}`);
@@ -303,15 +338,12 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
   // Pairwise same-factor affinity D (symmetric; the diagonal is forced to 1).
   const gEmb = g.dense(u, g.param('affinity.W', [d, hyper.affinity]));
   const gg = g.binary('Mul', g.binary('MatMul', gEmb, g.transpose(gEmb)), g.constant('inv_sqrt_dg', 1 / Math.sqrt(hyper.affinity)), AFFINITY_EMBEDDING_TERM);
-  const provTerm = g.binary('Mul', muB, g.constant('provenance_link', PROVENANCE_LINK), AFFINITY_PROVENANCE_TERM);
   const affLogit = g.binary(
     'Add',
     g.binary('Add', g.binary('Add', gg, g.pairTerm(pairWeights(g.param('affinity.w_pair', [pairDim], { kind: 'values', values: affinityPairInit(version) })))), provTerm),
     g.param('affinity.b', [1], { kind: 'values', values: [-2] }),
   );
-  const eye = g.unary('EyeLike', 'provenance_prior', 'eye');
-  const offDiag = g.binary('Sub', one, eye);
-  g.binary('Add', g.binary('Mul', g.unary('Sigmoid', affLogit), offDiag), eye, 'affinity');
+  unitDiagonal(affLogit, 'affinity');
 
   // Z is not part of the graph: the engine (and the trainer) derive it from D by grouping the evidence
   // members (shared/math/assignment.ts), with the link threshold and row temperature of the model's hyper.

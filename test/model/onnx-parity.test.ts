@@ -84,6 +84,32 @@ function appendMembers(f: SliceFeatures, extra: SliceFeatures, n: number): Slice
   return { version: f.version, K, L: f.L, memory, query: f.query, pairs, provenance, hypotheses: f.hypotheses, support, evidence };
 }
 
+/** `f` with `n` unrecorded copies of member `src` appended: its rows, its pairs with the others, and its self pair among the copies. */
+function withCopies(f: SliceFeatures, src: number, n: number): SliceFeatures {
+  const K = f.K + n;
+  const M = f.memory.length / f.K;
+  const P = f.pairs.length / (f.K * f.K);
+  const S = f.support.length / (f.K * f.L);
+  const origin = (i: number): number => (i < f.K ? i : src);
+  const memory = new Float32Array(K * M);
+  const pairs = new Float32Array(K * K * P);
+  const provenance = new Float32Array(K * K);
+  const support = new Float32Array(K * f.L * S);
+  const evidence = new Float32Array(K);
+  for (let i = 0; i < K; i++) {
+    const a = origin(i);
+    memory.set(f.memory.subarray(a * M, (a + 1) * M), i * M);
+    support.set(f.support.subarray(a * f.L * S, (a + 1) * f.L * S), i * f.L * S);
+    evidence[i] = f.evidence[a] as number;
+    for (let j = 0; j < K; j++) {
+      const b = origin(j);
+      pairs.set(f.pairs.subarray((a * f.K + b) * P, (a * f.K + b + 1) * P), (i * K + j) * P);
+      provenance[i * K + j] = i === j ? 1 : i < f.K && j < f.K ? (f.provenance[i * f.K + j] as number) : 0;
+    }
+  }
+  return { ...f, K, memory, pairs, provenance, support, evidence };
+}
+
 /** The trainer's forward pass (tfjs) of `of` with `using` on `f`: the reference onnxruntime must match. */
 function tfjsOutputs(f: SliceFeatures, mu: number, of: ModelSpec = spec, using: Weights = weights): Record<string, Float32Array> {
   return tf.tidy(() => {
@@ -140,6 +166,44 @@ describe('tfjs forward pass vs onnxruntime', () => {
       expect(maxAbsDiff(ref, got)).toBeLessThan(1e-4);
       const plain = (await model.run(features, 0.5)).credibility;
       expect(maxAbsDiff(plain, got)).toBeGreaterThan(1e-3);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('with attention by soft cluster, unrecorded copies of a member hardly move what the others see, and both runtimes agree', async () => {
+    const hyper = { ...DEFAULT_HYPER, clusterAttention: true };
+    const byCluster = buildSpec(hyper);
+    expect(byCluster.params.filter((p) => !spec.params.some((q) => q.name === p.name)).map((p) => p.name)).toEqual(['cluster.w_pair', 'cluster.b']);
+    // The pre-attention affinity ties two memories with the same normalised text and nothing else.
+    const P = featureLayout(featuresWithK(1).features.version).pairDim;
+    const tie = new Float32Array(P);
+    tie[6] = 12;
+    const clusterWeights = new Map(weights);
+    clusterWeights.set('cluster.w_pair', tie);
+    clusterWeights.set('cluster.b', Float32Array.of(-6));
+    const other = await OnnxEvidenceModel.fromBytes(exportOnnx(byCluster, clusterWeights, { name: 'by-cluster', mu: 0.5, hyper }), 'by-cluster.onnx');
+    try {
+      const { features: f } = featuresWithK(10);
+      // Copies of a member whose text no other member repeats, so it starts as a cluster of its own.
+      const sameText = (i: number, j: number): number => f.pairs[(i * f.K + j) * P + 6] as number;
+      const src = [...Array(f.K).keys()].find((i) => [...Array(f.K).keys()].every((j) => j === i || sameText(i, j) === 0)) as number;
+      expect(src).toBeDefined();
+      const grown = withCopies(f, src, 4);
+      const moved = async (m: OnnxEvidenceModel): Promise<number> => {
+        const before = (await m.run(f, 0.5)).credibility;
+        const after = (await m.run(grown, 0.5)).credibility;
+        const others = (c: Float32Array): number[] => [...c.subarray(0, f.K)].filter((_, i) => i !== src);
+        return maxAbsDiff(others(before), others(after));
+      };
+      const plain = await moved(model);
+      const clustered = await moved(other);
+      expect(plain).toBeGreaterThan(1e-3);
+      expect(clustered).toBeLessThan(plain / 10);
+      const ref = tfjsOutputs(grown, 0.5, byCluster, clusterWeights);
+      const got = await other.run(grown, 0.5);
+      expect(maxAbsDiff(ref.credibility as Float32Array, got.credibility)).toBeLessThan(1e-4);
+      expect(maxAbsDiff(ref.affinity as Float32Array, got.affinity)).toBeLessThan(1e-4);
     } finally {
       await other.close();
     }

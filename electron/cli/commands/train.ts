@@ -148,6 +148,7 @@ export function trainCommand(): Command {
     .option('--tau-d <τ>', 'τ_d: temperature of L_d', numberOption('τ_d', (x) => x > 0), TRAIN_DEFAULTS.tauD)
     .option('--hidden <d>', `d: the width of the memory representation (default ${DEFAULT_HYPER.hidden})`, numberOption('hidden width', (x) => Number.isInteger(x) && x >= 4 && x <= 512))
     .option('--component-attention', "attention by recorded component: a source and its recorded copies draw the attention of one member (each key's logit − log of its provenance component's size)")
+    .option('--cluster-attention', "attention by soft cluster: each key's logit − log of its cluster's soft size, read from the pair cues and the recorded provenance before the attention, so copies tied by their wording or their record draw the attention of about one member and appended copies hardly move what the others see")
     .option('--memory-text-blind', "the input projection does not read the memories' hashed texts (a wording family's vocabulary cannot be memorised); text still counts through the scalar, pair and support features")
     .option('--blind <groups>', `input groups the model never reads, joined by commas (${BLINDABLE.join(', ')}): their inputs are multiplied by fixed zeros in the graph, so what a memory says of its own kind cannot move a decision`, blindOption)
     .option('--context-free-credibility', 'credibility c_i from the memory and the query alone (x_0), not from the attended representation, so the rest of the slice cannot move how much a statement counts')
@@ -199,6 +200,7 @@ export function trainCommand(): Command {
         weakLabels?: boolean;
         hidden?: number;
         componentAttention?: boolean;
+        clusterAttention?: boolean;
         contextFreeCredibility?: boolean;
         memoryTextBlind?: boolean;
         blind?: FeatureGroup[];
@@ -240,6 +242,7 @@ export function trainCommand(): Command {
               hyper: {
                 ...(opts.hidden !== undefined ? { hidden: opts.hidden } : {}),
                 ...(opts.componentAttention ? { componentAttention: true } : {}),
+                ...(opts.clusterAttention ? { clusterAttention: true } : {}),
                 ...(opts.contextFreeCredibility ? { contextFreeCredibility: true } : {}),
                 ...(opts.memoryTextBlind ? { memoryTextBlind: true } : {}),
                 ...(opts.blind && opts.blind.length > 0 ? { blind: opts.blind } : {}),
