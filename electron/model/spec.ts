@@ -301,25 +301,13 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
   /** σ(logit) off the diagonal, 1 on it. */
   const unitDiagonal = (logit: string, out?: string): string => g.binary('Add', g.binary('Mul', g.unary('Sigmoid', logit), offDiag), eye, out);
   // 1 × K: log of each member's soft cluster size Σ_i D⁰_ij (D⁰ symmetric, so the column sum is the row's).
-  const clusterLogSize = hyper.clusterAttention
-    ? g.unary(
-        'Log',
-        g.reduce(
-          'ReduceSum',
-          unitDiagonal(
-            g.binary(
-              'Add',
-              g.binary('Add', g.pairTerm(pairWeights(g.param('cluster.w_pair', [pairDim], { kind: 'values', values: affinityPairInit(version) }))), provTerm),
-              g.param('cluster.b', [1], { kind: 'values', values: [-2] }),
-            ),
-            'cluster_affinity',
-          ),
-          [0],
-          true,
-        ),
-        'cluster_log_size',
-      )
-    : null;
+  let clusterLogSize: string | null = null;
+  if (hyper.clusterAttention) {
+    const w0 = pairWeights(g.param('cluster.w_pair', [pairDim], { kind: 'values', values: affinityPairInit(version) }));
+    const logit0 = g.binary('Add', g.binary('Add', g.pairTerm(w0), provTerm), g.param('cluster.b', [1], { kind: 'values', values: [-2] }));
+    const d0 = unitDiagonal(logit0, 'cluster_affinity');
+    clusterLogSize = g.unary('Log', g.reduce('ReduceSum', d0, [0], true), 'cluster_log_size');
+  }
   for (let l = 0; l < hyper.layers; l++) {
     const p = `attn${l}`;
     const q = g.dense(x, g.param(`${p}.W_q`, [d, d]));

@@ -175,18 +175,20 @@ describe('tfjs forward pass vs onnxruntime', () => {
     const hyper = { ...DEFAULT_HYPER, clusterAttention: true };
     const byCluster = buildSpec(hyper);
     expect(byCluster.params.filter((p) => !spec.params.some((q) => q.name === p.name)).map((p) => p.name)).toEqual(['cluster.w_pair', 'cluster.b']);
+    const { features: f } = featuresWithK(10);
+    const P = featureLayout(f.version).pairDim;
+    const SAME_TEXT = featureLayout(f.version).pairFeatures.findIndex(([name]) => name === 'same normalised text');
+    expect(SAME_TEXT).toBeGreaterThanOrEqual(0);
     // The pre-attention affinity ties two memories with the same normalised text and nothing else.
-    const P = featureLayout(featuresWithK(1).features.version).pairDim;
     const tie = new Float32Array(P);
-    tie[6] = 12;
+    tie[SAME_TEXT] = 12;
     const clusterWeights = new Map(weights);
     clusterWeights.set('cluster.w_pair', tie);
     clusterWeights.set('cluster.b', Float32Array.of(-6));
     const other = await OnnxEvidenceModel.fromBytes(exportOnnx(byCluster, clusterWeights, { name: 'by-cluster', mu: 0.5, hyper }), 'by-cluster.onnx');
     try {
-      const { features: f } = featuresWithK(10);
       // Copies of a member whose text no other member repeats, so it starts as a cluster of its own.
-      const sameText = (i: number, j: number): number => f.pairs[(i * f.K + j) * P + 6] as number;
+      const sameText = (i: number, j: number): number => f.pairs[(i * f.K + j) * P + SAME_TEXT] as number;
       const src = [...Array(f.K).keys()].find((i) => [...Array(f.K).keys()].every((j) => j === i || sameText(i, j) === 0)) as number;
       expect(src).toBeDefined();
       const grown = withCopies(f, src, 4);
