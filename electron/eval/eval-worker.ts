@@ -6,7 +6,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { runEpisode } from '../engine/episode';
 import { loadEngine } from '../runtime/setup';
 import { Store } from '../store/store';
-import { scoreQuery } from './harness';
+import { type EvalStore, scoreQuery } from './harness';
+import { memoizedEvalStore } from './source-memo';
 import type { MethodContext } from './methods';
 import { type EngineRecipe, type FromWorker, methodsByName, type ToWorker, type WorkerTask } from './parallel';
 
@@ -19,7 +20,8 @@ const { recipe } = workerData as { recipe: EngineRecipe };
 const setup = loadEngine(recipe.overrides, { model: recipe.model, policy: recipe.policy, source: recipe.source, modelsDir: recipe.modelsDir });
 setup.then(() => post({ type: 'loaded' }), fail);
 
-let run: { ctx: MethodContext; store: Store; task: WorkerTask; methods: ReturnType<typeof methodsByName> } | null = null;
+/** The run's store, and the same read through one memo for the run (what its queries are scored on). */
+let run: { ctx: MethodContext; store: Store; source: EvalStore; task: WorkerTask; methods: ReturnType<typeof methodsByName> } | null = null;
 
 // One message at a time, in order: the main thread sends the next batch before this one's reply (parallel.ts).
 let queue: Promise<void> = Promise.resolve();
@@ -37,7 +39,8 @@ async function handle(msg: ToWorker): Promise<void> {
     run?.store.close();
     const engine = await setup;
     const store = Store.fromSerialized(Buffer.from(msg.store.buffer, msg.store.byteOffset, msg.store.byteLength));
-    run = { ctx: { ...engine, source: store }, store, task: msg.task, methods: msg.task.kind === 'score' ? methodsByName(msg.task.methods) : [] };
+    const source = memoizedEvalStore(store);
+    run = { ctx: { ...engine, source }, store, source, task: msg.task, methods: msg.task.kind === 'score' ? methodsByName(msg.task.methods) : [] };
     post({ type: 'ready', config: engine.config });
     return;
   }
@@ -49,7 +52,7 @@ async function handle(msg: ToWorker): Promise<void> {
       outcomes.push({ index, outcome: await runEpisode(run.ctx, query, { method: task.method }) });
       continue;
     }
-    const outcome = await scoreQuery(run.store, run.ctx, run.methods, query);
+    const outcome = await scoreQuery(run.source, run.ctx, run.methods, query);
     if (!task.keepEpisodes) for (const r of outcome.results) delete r.episode;
     outcomes.push({ index, outcome });
   }

@@ -15,6 +15,7 @@ import type { SliceMemory } from '../engine/types';
 import { type FactorPair, pairAuc } from './diagnostics';
 import { bootstrapIntervals, type QuestionFlags, type QuestionScore } from './intervals';
 import type { EvalSource, Method, MethodContext, Prediction } from './methods';
+import { memoizedEvalStore } from './source-memo';
 import { deriveTags } from './tags';
 
 export interface EvalStore extends EvalSource {
@@ -126,7 +127,7 @@ export async function evaluate(store: EvalStore, opts: EvalOptions): Promise<Eva
   const queries = scoredQueries(store, opts.bundle);
   const tally = new Tally(opts.methods.map((m) => m.name));
   let next = 0;
-  await (opts.scorer ?? serialScorer)(store, queries, opts, (index, outcome) => {
+  await (opts.scorer ?? serialScorer)(memoizedEvalStore(store), queries, opts, (index, outcome) => {
     if (index !== next) throw new Error(`evaluate: query ${index} scored out of order (expected ${next})`);
     next++;
     tally.add(outcome, opts.onResult);

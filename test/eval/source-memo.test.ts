@@ -2,7 +2,10 @@
 // once each, and an answer a caller extends does not change the next one.
 import { describe, expect, it } from 'vitest';
 import { initialSlice } from '../../electron/engine/retrieve';
+import { evaluate, serialScorer } from '../../electron/eval/harness';
+import { resolveMethods } from '../../electron/eval/methods';
 import { memoizedSource } from '../../electron/eval/source-memo';
+import { loadEngine } from '../../electron/runtime/setup';
 import type { Query } from '../../shared/domain';
 import { useSimulatedStore } from '../model/helpers';
 
@@ -34,5 +37,24 @@ describe('memoizedSource', () => {
     const first = initialSlice(memo, q, 12);
     const without = memo.searchMemories(q.text.split(' ').map((w) => `"${w.replace(/"/g, '')}"`).join(' OR '), { limit: 12, exclude: new Set([first[0]?.id ?? '']) });
     expect(without.map((h) => h.memory.id)).not.toContain(first[0]?.id);
+  });
+});
+
+describe('an evaluation reads its store through one memo', () => {
+  it('scores exactly as on the bare store, and asks the store for each member’s parents once over all the queries and variants', async () => {
+    const { store } = sim;
+    const setup = await loadEngine();
+    const methods = resolveMethods(['cama', 'provenance_root']);
+    const parents = new Map<string, number>();
+    const counted = Object.assign(Object.create(store) as typeof store, {
+      parentsOf: (id: string) => (parents.set(id, (parents.get(id) ?? 0) + 1), store.parentsOf(id)),
+    });
+    const memo = await evaluate(counted, { bundle: 'memo', methods, context: setup });
+    // The same run with the memo bypassed: every query scored on the bare store.
+    const bare = await evaluate(store, { bundle: 'memo', methods, context: setup, scorer: (_memoized, queries, opts, take) => serialScorer(store, queries, opts, take) });
+    const withoutTimes = (r: typeof memo) => JSON.stringify(r, (k, v) => (k === 'ms_per_query' ? undefined : v));
+    expect(withoutTimes(memo)).toBe(withoutTimes(bare));
+    expect(parents.size).toBeGreaterThan(0);
+    expect(Math.max(...parents.values())).toBe(1);
   });
 });
