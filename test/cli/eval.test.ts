@@ -26,6 +26,7 @@ describe('cama eval', () => {
     const report = JSON.parse(lines[0]!) as {
       bundle: string;
       n_queries: number;
+      throughput: { seconds: number; queries_per_s: number };
       methods: Record<string, Record<string, number | null> & { ci95?: Record<string, [number, number] | null>; cama_lead_ci95?: Record<string, [number, number] | null> }>;
     };
     expect(report.bundle).toBe('sim-5');
@@ -52,6 +53,9 @@ describe('cama eval', () => {
     // Both methods see the same queries, so the same D_minor and D_rec.
     expect(report.methods.cama!.n_minor).toBe(report.methods.majority_vote!.n_minor);
     expect(report.methods.cama!.n_rec).toBe(report.methods.majority_vote!.n_rec);
+    // The evaluation's own throughput: its queries over its wall-clock seconds (to the printed digits).
+    expect(report.throughput.seconds).toBeGreaterThan(0);
+    expect(report.throughput.queries_per_s).toBeCloseTo(12 / report.throughput.seconds, 0);
   });
 
   it('without --json prints a table with a row for every method', async () => {
@@ -64,6 +68,8 @@ describe('cama eval', () => {
     const intervals = r.stdout.slice(r.stdout.indexOf('95% intervals'));
     expect(intervals).toMatch(/^method\s+Acc\s+CMR\s+RS\s+IEG\s+ERR\s+cama's lead: Acc\s+CMR\s+RS$/m);
     expect(intervals).toMatch(/^majority_vote\s+-?\d+\.\d to -?\d+\.\d/m);
+    // and how fast the whole run went, apart from the base-slice ms/q column.
+    expect(r.stdout).toMatch(new RegExp(`^evaluation: \\d+\\.\\d\\d s, \\d+\\.\\d queries/s \\(${DEFAULT_METHODS.length} methods, each query with its corr / ind variants`, 'm'));
   });
 
   it('--against scores cama with another model beside it and gives the paired lead; --against-policy alone is refused', async () => {

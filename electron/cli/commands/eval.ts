@@ -1,6 +1,7 @@
 // `cama eval`: score methods on a bundle with the paper's metrics; a table (or --json) on stdout,
 // progress on stderr.
 
+import { performance } from 'node:perf_hooks';
 import { Command } from 'commander';
 import { METADATA_SHUFFLE_SEED } from '../../bundle/import';
 import { ablationMethod, againstMethod, DEFAULT_METHODS, DIAGNOSTIC_METHODS, resolveMethods } from '../../eval/methods';
@@ -97,14 +98,16 @@ export function evalCommand(): Command {
       try {
         const llm = llmConfig ? openLlmClient(llmConfig, opts.store !== undefined ? store : undefined) : undefined;
         const run = { bundle: label, methods, context: { ...setup, ...(llm ? { llm } : {}) }, onProgress: (d: number, t: number) => bar.update(d, t), scorer: workers?.scorer(store) };
+        const started = performance.now();
         const report = opts.store !== undefined ? (await evaluateAndSave(store, run)).report : await evaluate(store, run);
+        const throughput = throughputOf(report.n_queries, (performance.now() - started) / 1000);
         bar.stop();
         const drops = ablationDrops(report, ablate);
         const llmCost = llm ? llmCostReport(llm, methods, report.n_queries) : undefined;
-        if (opts.json) cliIo().out(`${JSON.stringify({ ...report, ...(ablate.length > 0 ? { ablations: drops } : {}), ...(llmCost ? { llm_cost: llmCost } : {}) })}\n`);
+        if (opts.json) cliIo().out(`${JSON.stringify({ ...report, ...(ablate.length > 0 ? { ablations: drops } : {}), ...(llmCost ? { llm_cost: llmCost } : {}), throughput })}\n`);
         else
           cliIo().out(
-            `${renderReport(report)}\n${ablate.length > 0 ? `\n${renderDrops(drops)}\n` : ''}${llmCost && llm ? `\n${renderLlmCost(llmCost, llm.endpoint, llm.config.model)}\n` : ''}${describeSetup(setup)}\n${against ? `cama_against: ${against.label}\n` : ''}`,
+            `${renderReport(report)}\n${ablate.length > 0 ? `\n${renderDrops(drops)}\n` : ''}${llmCost && llm ? `\n${renderLlmCost(llmCost, llm.endpoint, llm.config.model)}\n` : ''}${renderThroughput(throughput, methods.length)}\n${describeSetup(setup)}\n${against ? `cama_against: ${against.label}\n` : ''}`,
           );
       } finally {
         bar.stop();
@@ -113,6 +116,24 @@ export function evalCommand(): Command {
       }
     },
   );
+}
+
+/** The evaluation's own wall-clock time: every method on every query with its corr / ind variants. */
+export interface Throughput {
+  seconds: number;
+  queries_per_s: number;
+}
+
+function throughputOf(queries: number, seconds: number): Throughput {
+  return { seconds: Math.round(seconds * 1000) / 1000, queries_per_s: seconds > 0 ? Math.round((queries / seconds) * 10) / 10 : 0 };
+}
+
+/**
+ * The line under the table: how fast the whole evaluation went. Not the ms/q column, which is one
+ * method's base slice alone (retrieval included) and leaves out the corr / ind variants' episodes.
+ */
+export function renderThroughput(t: Throughput, methods: number): string {
+  return `evaluation: ${t.seconds.toFixed(2)} s, ${fixed(t.queries_per_s)} queries/s (${methods === 1 ? 'one method' : `${methods} methods`}, each query with its corr / ind variants; ms/q above is one method's base slice alone)`;
 }
 
 /** What the table's →gold column means. */
