@@ -260,7 +260,18 @@ function affinityPairInit(version: FeaturizerVersion): number[] {
 const SUPPORT_INIT = [2, 2, -2, -1, 0, 0];
 
 /** The model description for the given hyper-parameters, fed by the given featurizer version. */
+/**
+ * Refuses attention by recorded component and by soft cluster together: the cluster's size already counts
+ * a recorded component (its links gain λμ), so both would discount a recorded copy twice.
+ */
+export function checkAttention(hyper: Hyper, where: string): void {
+  if (hyper.componentAttention && hyper.clusterAttention) {
+    throw new RangeError(`${where}: --cluster-attention already shares attention by recorded component; give it or --component-attention, not both (together a recorded copy would be discounted twice)`);
+  }
+}
+
 export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersion = FEATURIZER_VERSION): ModelSpec {
+  checkAttention(hyper, 'buildSpec');
   const { memoryDim, pairDim } = featureLayout(version);
   const g = new Builder();
   const d = hyper.hidden;

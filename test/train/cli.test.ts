@@ -47,6 +47,12 @@ describe('cama train', () => {
     expect(bad.stderr).toContain('shuffled rewrites need rewrite twins (--rewrite-twins)');
   });
 
+  it('refuses attention by component and by cluster together (a recorded copy would be discounted twice)', async () => {
+    const bad = await cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.onnx', '--cluster-attention', '--component-attention');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('--cluster-attention already shares attention by recorded component; give it or --component-attention, not both');
+  });
+
   it('refuses a featurizer version it cannot compute, naming the ones it can', async () => {
     const bad = await cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.onnx', '--featurizer', 'cama-features/4');
     expect(bad.status).not.toBe(0);
