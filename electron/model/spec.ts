@@ -259,7 +259,6 @@ function affinityPairInit(version: FeaturizerVersion): number[] {
 /** Starting support weights: claims and stated values speak for themselves. */
 const SUPPORT_INIT = [2, 2, -2, -1, 0, 0];
 
-/** The model description for the given hyper-parameters, fed by the given featurizer version. */
 /**
  * Refuses attention by recorded component and by soft cluster together: the cluster's size already counts
  * a recorded component (its links gain λμ), so both would discount a recorded copy twice.
@@ -270,6 +269,7 @@ export function checkAttention(hyper: Hyper, where: string): void {
   }
 }
 
+/** The model description for the given hyper-parameters, fed by the given featurizer version. */
 export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersion = FEATURIZER_VERSION): ModelSpec {
   checkAttention(hyper, 'buildSpec');
   const { memoryDim, pairDim } = featureLayout(version);

@@ -1,5 +1,6 @@
 // The memoized source calibration reads a validation store through: the same answers as the store, asked
-// once each, and an answer a caller extends does not change the next one.
+// once each, and an answer a caller extends does not change the next one. An evaluation reads its store
+// through one such memo for the whole pass: the same report, and each member's parents asked once.
 import { describe, expect, it } from 'vitest';
 import { initialSlice } from '../../electron/engine/retrieve';
 import { evaluate, serialScorer } from '../../electron/eval/harness';
