@@ -20,7 +20,7 @@
 //   reliability_head = [w_ρ (8), b_ρ, b_miss]                              Eq. 6, learned, a constant output
 
 import { PRIOR_DIM } from '../engine/priors';
-import { type FeatureGroup, featureLayout, FEATURIZER_VERSION, type FeaturizerVersion, groupColumns, SUPPORT_DIM } from './featurizer';
+import { featureLayout, FEATURIZER_VERSION, type FeaturizerVersion, groupColumns, SUPPORT_DIM } from './featurizer';
 import { TEXT_DIM } from './text-hash';
 
 /** Bump when the graph's inputs, outputs or their meaning change. */
@@ -116,20 +116,45 @@ export interface Hyper {
    */
   memoryTextBlind?: boolean;
   /**
-   * Input groups the model never reads (BLINDABLE): fixed zero masks on their rows of W_m and on their
-   * entries of every w_pair, so the exported graph itself ignores them, whatever a caller feeds it. A
-   * memory's `kind` is what it says of itself and can lie; a kind-blind model cannot be moved by it (and
-   * cannot rest on it where it happens to be true). Absent (none) in models trained before it existed.
+   * Inputs the model never reads (BLINDABLE): fixed zero masks on their rows of W_m, on their entries of
+   * every w_pair and (`self-report`) on their weights in the reliability head, so the exported graph itself
+   * ignores them, whatever a caller feeds it. A memory's `kind` is what it says of itself and can lie; a
+   * kind-blind model cannot be moved by it (and cannot rest on it where it happens to be true). Absent
+   * (none) in models trained before it existed.
    */
-  blind?: FeatureGroup[];
+  blind?: BlindGroup[];
 }
 
 /**
- * The groups a model can be blind to: those whose every column enters the graph through W_m or a w_pair.
+ * What a model can be blind to. `kind` is the feature group (every column of it enters the graph through
+ * W_m or a w_pair). `self-report` is what a memory and its agent report of its provenance: `observed`, the
+ * source type and the agent's published reliability (the memory columns o, r and χ, the pair features
+ * "same source type" and "both observed", and every weight w_ρ of the reliability head, which reads only
+ * these: ρ is then σ(b_ρ) for every memory with metadata). Each of them can lie (a copy filed as an
+ * observation, a relay that publishes a high reliability), and a model blind to them has to find copies
+ * from what it can check: the text, the agents' behaviour over the store, time and the recorded provenance.
  * (`text` also reaches the query and hypothesis projections and the support features, `stance` the support
- * features, `provenance` b_ij, and `metadata` the reliability head the engine applies outside the graph.)
+ * features, `provenance` b_ij: none of those can be blinded by masks.)
  */
-export const BLINDABLE: readonly FeatureGroup[] = ['kind'];
+export type BlindGroup = 'kind' | 'self-report';
+export const BLINDABLE: readonly BlindGroup[] = ['kind', 'self-report'];
+
+/** The `self-report` inputs by their feature names (featurizer.ts). */
+const SELF_REPORT_MEMORY = (name: string): boolean => name === 'o (observed)' || name === 'r (agent reliability)' || name.startsWith('χ ');
+const SELF_REPORT_PAIRS = ['same source type', 'both observed'];
+
+/** The memory and pair columns a blind group masks, in a version's layout. */
+export function blindColumns(b: BlindGroup, version: FeaturizerVersion = FEATURIZER_VERSION): { memory: number[]; pairs: number[] } {
+  if (b === 'kind') return groupColumns('kind', version);
+  const { memoryScalars, pairFeatures } = featureLayout(version);
+  const memory = memoryScalars.flatMap(([name], c) => (SELF_REPORT_MEMORY(name) ? [TEXT_DIM + c] : []));
+  const pairs = pairFeatures.flatMap(([name], c) => (SELF_REPORT_PAIRS.includes(name) ? [c] : []));
+  // o, r and one χ per source type; a renamed feature must not silently drop out of the mask.
+  if (memory.length !== PRIOR_DIM || pairs.length !== SELF_REPORT_PAIRS.length) {
+    throw new Error(`self-report columns: found ${memory.length} memory columns (expected ${PRIOR_DIM}) and ${pairs.length} pair features (expected ${SELF_REPORT_PAIRS.length}) in featurizer ${version}`);
+  }
+  return { memory, pairs };
+}
 
 export const DEFAULT_HYPER: Hyper = {
   hidden: 32,
@@ -242,6 +267,7 @@ class Builder {
 /** The fixed masks of a model's blind groups (Hyper.blind): 0 on a blind column, 1 elsewhere. */
 export const BLIND_MEMORY_MASK = 'input.mem_blind_mask';
 export const BLIND_PAIR_MASK = 'pair_blind_mask';
+export const BLIND_RELIABILITY_MASK = 'reliability.w_blind_mask';
 
 /**
  * Named intermediates of D's logit (σ(embedding + w_gᵀ pair + b_g + provenance)): the trainer's refit of the
@@ -289,8 +315,8 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
   if (refused.length > 0) throw new Error(`a model can be blind to ${BLINDABLE.join(', ')} only, not to ${refused.join(', ')}`);
   let pairMask: string | null = null;
   if (blind.length > 0) {
-    const memoryCols = new Set(blind.flatMap((b) => groupColumns(b, version).memory));
-    const pairCols = new Set(blind.flatMap((b) => groupColumns(b, version).pairs));
+    const memoryCols = new Set(blind.flatMap((b) => blindColumns(b, version).memory));
+    const pairCols = new Set(blind.flatMap((b) => blindColumns(b, version).pairs));
     const keep = (cols: ReadonlySet<number>, n: number): number[] => Array.from({ length: n }, (_, c) => (cols.has(c) ? 0 : 1));
     wm = g.binary('Mul', wm, g.fixed(BLIND_MEMORY_MASK, [memoryDim, 1], keep(memoryCols, memoryDim)), 'input_W_mem_blind');
     pairMask = g.fixed(BLIND_PAIR_MASK, [pairDim], keep(pairCols, pairDim));
@@ -356,7 +382,9 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
   g.unary('Sigmoid', g.dense(hyper.contextFreeCredibility ? x0 : u, g.param('credibility.w', [d, 1]), g.param('credibility.b', [1], { kind: 'values', values: [2.2] })), 'credibility');
 
   // Eq. 6's learnable head, initialised at the engine's fixed head, exported as a constant output.
-  const wRho = g.param('reliability.w', [PRIOR_DIM], { kind: 'values', values: [1.0, 2.0, 0.5, 0.3, 0.0, -0.3, -0.5, 0.0] });
+  let wRho = g.param('reliability.w', [PRIOR_DIM], { kind: 'values', values: [1.0, 2.0, 0.5, 0.3, 0.0, -0.3, -0.5, 0.0] });
+  // Blind to self-reports: a_prior is o, r and χ, all of them reported, so every w_ρ is held at zero.
+  if (blind.includes('self-report')) wRho = g.binary('Mul', wRho, g.fixed(BLIND_RELIABILITY_MASK, [PRIOR_DIM], new Array<number>(PRIOR_DIM).fill(0)), 'reliability_w_blind');
   const bRho = g.param('reliability.b', [1], { kind: 'values', values: [-1] });
   const bMiss = g.param('reliability.b_miss', [1], { kind: 'values', values: [0] });
   g.concat([wRho, bRho, bMiss], 0, 'reliability_head');

@@ -8,7 +8,7 @@ import { readCard } from '../../electron/model/card';
 import { MEMORY_DIM } from '../../electron/model/featurizer';
 import { readInitializers } from '../../electron/model/onnx-export';
 import { TEXT_DIM } from '../../electron/model/text-hash';
-import { buildSpec, CONTRACT_VERSION, DEFAULT_HYPER, FEATURIZER_VERSION } from '../../electron/model/spec';
+import { type BlindGroup, buildSpec, CONTRACT_VERSION, DEFAULT_HYPER, FEATURIZER_VERSION } from '../../electron/model/spec';
 import { engineSetupWithModel } from '../../electron/runtime/setup';
 import { type TrainResult, train } from '../../electron/train/trainer';
 import { initialInput, SMALL_SIM, simulateBundle, storeOf, tempDir } from '../model/helpers';
@@ -79,7 +79,7 @@ describe('train (30 subjects, 60 queries, 2 epochs)', () => {
     expect(fs.readFileSync(again.file).equals(fs.readFileSync(once.file))).toBe(true);
     expect(again.history.map((h) => h.loss)).toEqual(once.history.map((h) => h.loss));
     expect(again.card.training.affinityRefit).toEqual(once.card.training.affinityRefit);
-    const other = await train({ ...tiny(6, 'other'), hyper: { memoryTextBlind: true, blind: ['kind'] }, observedAsRead: true });
+    const other = await train({ ...tiny(6, 'other'), hyper: { memoryTextBlind: true, blind: ['kind', 'self-report'] }, observedAsRead: true });
     expect(fs.readFileSync(other.file).equals(fs.readFileSync(once.file))).toBe(false);
     expect(readCard(other.cardFile)?.training.observed).toBe('against-record');
     expect(readCard(other.cardFile)?.calibration).toBeNull();
@@ -89,19 +89,26 @@ describe('train (30 subjects, 60 queries, 2 epochs)', () => {
     expect(Array.from(mask)).toEqual(Array.from({ length: MEMORY_DIM }, (_, c) => (c < TEXT_DIM ? 0 : 1)));
     expect(readInitializers(fs.readFileSync(first.file)).has('input.mem_text_mask')).toBe(false);
 
-    // Blind to kind: whatever the memories say of their own kind, the model's grouping, support and
-    // credibility do not move; the model trained with kind in view moves on the same slices.
-    expect(readCard(other.cardFile)?.architecture.hyper).toMatchObject({ blind: ['kind'] });
+    // Blind to kind and to self-reports: whatever the memories say of their own kind and their agents of
+    // their provenance (observed, source type, published reliability), the model's grouping, support and
+    // credibility do not move, and its reliability head gives those reports no weight; the model trained
+    // with them in view moves on the same slices.
+    expect(readCard(other.cardFile)?.architecture.hyper).toMatchObject({ blind: ['kind', 'self-report'] });
     const store = storeOf(bundle);
     const blindModel = (await engineSetupWithModel(other.file)).model;
     const seeing = (await engineSetupWithModel(once.file)).model;
     const moved = { blind: 0, seeing: 0 };
     for (const query of store.queries().slice(0, 6)) {
       const input = initialInput(store, query);
-      const allObserved = { ...input, memories: input.memories.map((m) => ({ ...m, kind: 'observation' })) };
+      // Every member says it is an observation by a sensor whose agent is all but infallible (a member with no
+      // metadata keeps none: whether metadata is there at all is not a report of its value).
+      const report = (m: (typeof input.memories)[number]) =>
+        m.observed === undefined && m.sourceType === undefined && m.agentReliability === undefined ? {} : { observed: 1, sourceType: 'sensor', agentReliability: 0.99 };
+      const allObserved = { ...input, memories: input.memories.map((m) => ({ ...m, kind: 'observation', ...report(m) })) };
       for (const [name, model] of [['blind', blindModel], ['seeing', seeing]] as const) {
         const [a, b] = [await model.infer(input), await model.infer(allObserved)];
         if (JSON.stringify([a.assignment, a.support, a.credibility]) !== JSON.stringify([b.assignment, b.support, b.credibility])) moved[name]++;
+        if (name === 'blind') expect(Array.from(b.reliabilityHead?.weights ?? [1], Math.abs)).toEqual(new Array(8).fill(0));
       }
     }
     expect(moved).toMatchObject({ blind: 0 });
@@ -110,6 +117,7 @@ describe('train (30 subjects, 60 queries, 2 epochs)', () => {
   });
 
   it('refuses to build a model blind to a group that reaches it other than through W_m and w_pair', () => {
-    expect(() => buildSpec({ ...DEFAULT_HYPER, blind: ['text'] })).toThrow(/blind to kind only, not to text/);
+    // As a hand-edited card's hyper-parameters would ask for it.
+    expect(() => buildSpec({ ...DEFAULT_HYPER, blind: ['text'] as unknown as BlindGroup[] })).toThrow(/blind to kind, self-report only, not to text/);
   });
 });

@@ -6,7 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { formatFixed, numberOption } from '../options';
 import { phasedBar } from '../progress';
 import { AGENT_FEATURIZER_VERSION, type FeatureGroup, FEATURIZER_VERSION, type FeaturizerVersion, featurizerVersionsText, GROUPS, isFeatureGroup, isFeaturizerVersion, SLICE_FEATURIZER_VERSION, STORE_FEATURIZER_VERSION } from '../../model/featurizer';
-import { BLINDABLE, DEFAULT_HYPER } from '../../model/spec';
+import { BLINDABLE, type BlindGroup, DEFAULT_HYPER } from '../../model/spec';
 import { type AffinityRefitReport, REFIT_DEFAULTS } from '../../train/affinity-refit';
 import { type TrainEvent, train, TRAIN_DEFAULTS } from '../../train/trainer';
 import { cliIo } from '../io';
@@ -26,11 +26,11 @@ function groupDropoutOption(value: string): Partial<Record<FeatureGroup, number>
   return out;
 }
 
-/** `kind`: input groups the model is built blind to (BLINDABLE), joined by commas. */
-function blindOption(value: string): FeatureGroup[] {
+/** `kind,self-report`: what the model is built blind to (BLINDABLE), joined by commas. */
+function blindOption(value: string): BlindGroup[] {
   const groups = value.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const g of groups) if (!BLINDABLE.includes(g as FeatureGroup)) throw new InvalidArgumentError(`"${g}": a model can be built blind to ${BLINDABLE.join(', ')} only`);
-  return [...new Set(groups)] as FeatureGroup[];
+  for (const g of groups) if (!BLINDABLE.includes(g as BlindGroup)) throw new InvalidArgumentError(`"${g}": a model can be built blind to ${BLINDABLE.join(', ')} only`);
+  return [...new Set(groups)] as BlindGroup[];
 }
 
 const formatGroupDropout = (d: Partial<Record<FeatureGroup, number>>): string =>
@@ -150,7 +150,7 @@ export function trainCommand(): Command {
     .option('--component-attention', "attention by recorded component: a source and its recorded copies draw the attention of one member (each key's logit − log of its provenance component's size)")
     .option('--cluster-attention', "attention by soft cluster: each key's logit − log of its cluster's soft size, read from the pair cues and the recorded provenance before the attention, so copies tied by their wording or their record draw the attention of about one member and appended copies hardly move what the others see")
     .option('--memory-text-blind', "the input projection does not read the memories' hashed texts (a wording family's vocabulary cannot be memorised); text still counts through the scalar, pair and support features")
-    .option('--blind <groups>', `input groups the model never reads, joined by commas (${BLINDABLE.join(', ')}): their inputs are multiplied by fixed zeros in the graph, so what a memory says of its own kind cannot move a decision`, blindOption)
+    .option('--blind <groups>', `inputs the model never reads, joined by commas (${BLINDABLE.join(', ')}): they are multiplied by fixed zeros in the graph, so what a memory says of its own kind (kind) or its agent reports of its provenance (self-report: observed, source type, the agent's published reliability, also in the reliability head) cannot move a decision`, blindOption)
     .option('--context-free-credibility', 'credibility c_i from the memory and the query alone (x_0), not from the attended representation, so the rest of the slice cannot move how much a statement counts')
     .option('--no-episodes', 'train on initial slices only (no final slices of recovery episodes)')
     .option('--no-variants', "leave out the training queries' corr / ind variant slices")
@@ -203,7 +203,7 @@ export function trainCommand(): Command {
         clusterAttention?: boolean;
         contextFreeCredibility?: boolean;
         memoryTextBlind?: boolean;
-        blind?: FeatureGroup[];
+        blind?: BlindGroup[];
       }) => {
         const engine = readOverrides(opts.engineConfig);
         const progress = trainProgress();
