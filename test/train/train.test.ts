@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PRIOR_DIM } from '../../electron/engine/priors';
 import { readCard } from '../../electron/model/card';
 import { MEMORY_DIM } from '../../electron/model/featurizer';
 import { readInitializers } from '../../electron/model/onnx-export';
@@ -108,7 +109,7 @@ describe('train (30 subjects, 60 queries, 2 epochs)', () => {
       for (const [name, model] of [['blind', blindModel], ['seeing', seeing]] as const) {
         const [a, b] = [await model.infer(input), await model.infer(allObserved)];
         if (JSON.stringify([a.assignment, a.support, a.credibility]) !== JSON.stringify([b.assignment, b.support, b.credibility])) moved[name]++;
-        if (name === 'blind') expect(Array.from(b.reliabilityHead?.weights ?? [1], Math.abs)).toEqual(new Array(8).fill(0));
+        if (name === 'blind') expect(Array.from(b.reliabilityHead?.weights ?? [1], Math.abs)).toEqual(new Array(PRIOR_DIM).fill(0));
       }
     }
     expect(moved).toMatchObject({ blind: 0 });
