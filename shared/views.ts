@@ -281,6 +281,8 @@ export interface ModelSummary {
   inSample?: boolean;
   /** The data its validation metrics were measured on (models validated on different data do not compare). */
   validatedOn?: string | null;
+  /** How it is built where that changes what it reads (blind inputs, attention, credibility); empty: the plain architecture. */
+  design?: Array<{ tag: string; meaning: string }>;
 }
 
 /** What training from the app would use, and whether there is enough of it (api.trainPlan). */

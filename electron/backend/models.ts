@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { EvalMetricsView, ModelSummary, TrainPlan } from '../../shared/views';
 import { readCard } from '../model/card';
 import { cardPathFor, DEFAULT_MODEL_FILE, defaultModelsDir, modelNameOf } from '../model/paths';
+import { designOf } from '../model/spec';
 import { POLICY_FILE } from '../policy/card';
 import { policyGates } from '../runtime/setup';
 
@@ -122,6 +123,7 @@ function summary(file: string, origin: 'shipped' | 'user', active: boolean): Mod
     validation: (card?.metrics.validation as EvalMetricsView | null | undefined) ?? null,
     trainedOnPath: data?.kind === 'store' && data.path ? resolve(data.path) : null,
     validatedOn,
+    design: card ? designOf(card.architecture.hyper) : [],
   };
 }
 

@@ -156,6 +156,32 @@ export function blindColumns(b: BlindGroup, version: FeaturizerVersion = FEATURI
   return { memory, pairs };
 }
 
+/** One way a model is built that changes what it reads, as the workbench lists it beside the model. */
+export interface DesignNote {
+  tag: string;
+  meaning: string;
+}
+
+/**
+ * What a model's hyper-parameters (its card's `architecture.hyper`) say about what it reads and how: its
+ * blind inputs, its attention, its credibility. A researcher reading a model's explanations needs to know
+ * that a kind-blind model never saw a memory's kind, or that a self-report-blind model's ρ is one constant.
+ * Values of another type are ignored (a card is read as written, not trusted).
+ */
+export function designOf(hyper: Readonly<Record<string, unknown>>): DesignNote[] {
+  const out: DesignNote[] = [];
+  const blind = Array.isArray(hyper.blind) ? hyper.blind : [];
+  if (blind.includes('kind')) out.push({ tag: 'blind to kind', meaning: "never reads what a memory says of its own kind (observation, relay, summary, ...)" });
+  if (blind.includes('self-report')) {
+    out.push({ tag: 'blind to self-reports', meaning: "never reads `observed`, the source type or the agent's published reliability; its reliability ρ is one constant for every memory with metadata" });
+  }
+  if (hyper.memoryTextBlind === true) out.push({ tag: 'memory texts unread', meaning: "its input projection does not read the memories' hashed texts; text counts through the pair and support features" });
+  if (hyper.clusterAttention === true) out.push({ tag: 'attention by cluster', meaning: "each key's attention is shared by its soft cluster, so appended copies hardly move what the other members see" });
+  else if (hyper.componentAttention === true) out.push({ tag: 'attention by component', meaning: 'a source and its recorded copies draw the attention of one member' });
+  if (hyper.contextFreeCredibility === true) out.push({ tag: 'context-free credibility', meaning: 'credibility c_i from the memory and the query alone, not from the rest of the slice' });
+  return out;
+}
+
 export const DEFAULT_HYPER: Hyper = {
   hidden: 32,
   layers: 2,

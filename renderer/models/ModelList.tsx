@@ -1,5 +1,6 @@
 // The evidence models the workbench can run, one row each: where it came from, whether it is active,
-// what it was trained on (μ, labels), its calibrated thresholds and its validation scores; and the
+// what it was trained on (μ, labels), how it is built where that changes what it reads (blind inputs,
+// attention), its calibrated thresholds and its validation scores; and the
 // button that makes it the one new analyses and evaluations use.
 
 import type { ModelSummary } from '../../shared/views';
@@ -57,6 +58,15 @@ export function ModelList({
                 <div className="model-file muted mono" title={m.file}>
                   {m.file}
                 </div>
+                {m.design && m.design.length > 0 && (
+                  <div className="model-design" data-testid="model-design">
+                    {m.design.map((d) => (
+                      <Badge key={d.tag} title={d.meaning}>
+                        {d.tag}
+                      </Badge>
+                    ))}
+                  </div>
+                )}
               </th>
               <td className="left">
                 {m.trainedOn ?? <span className="muted">unknown</span>}

@@ -151,7 +151,12 @@ describe('models', () => {
       const row = wb.page.locator(`[data-testid="model-row"][data-model-name="${m.name}"]`);
       expect(await row.getAttribute('data-active')).toBe(String(m.active));
       expect(await row.textContent()).toContain(m.origin === 'shipped' ? 'shipped' : 'yours');
+      // How the model is built, where that changes what it reads: a badge each, its meaning on hover.
+      const design = row.getByTestId('model-design').locator('.badge');
+      expect(await design.allTextContents()).toEqual((m.design ?? []).map((d) => d.tag));
+      expect(await design.evaluateAll((els) => els.map((e) => e.getAttribute('title')))).toEqual((m.design ?? []).map((d) => d.meaning));
     }
+    expect(models.find((m) => m.name === 'default')?.design?.map((d) => d.tag)).toEqual(['blind to kind']);
     const active = models.find((m) => m.active);
     expect(active?.name).toBe('default');
     expect(await wb.page.locator('[data-testid="model-row"][data-active="true"]').textContent()).toContain('active');

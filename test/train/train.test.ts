@@ -9,7 +9,7 @@ import { readCard } from '../../electron/model/card';
 import { MEMORY_DIM } from '../../electron/model/featurizer';
 import { readInitializers } from '../../electron/model/onnx-export';
 import { TEXT_DIM } from '../../electron/model/text-hash';
-import { type BlindGroup, buildSpec, CONTRACT_VERSION, DEFAULT_HYPER, FEATURIZER_VERSION } from '../../electron/model/spec';
+import { type BlindGroup, buildSpec, CONTRACT_VERSION, DEFAULT_HYPER, designOf, FEATURIZER_VERSION } from '../../electron/model/spec';
 import { engineSetupWithModel } from '../../electron/runtime/setup';
 import { type TrainResult, train } from '../../electron/train/trainer';
 import { initialInput, SMALL_SIM, simulateBundle, storeOf, tempDir } from '../model/helpers';
@@ -95,6 +95,9 @@ describe('train (30 subjects, 60 queries, 2 epochs)', () => {
     // credibility do not move, and its reliability head gives those reports no weight; the model trained
     // with them in view moves on the same slices.
     expect(readCard(other.cardFile)?.architecture.hyper).toMatchObject({ blind: ['kind', 'self-report'] });
+    // What the models view lists beside each model: how it is built where that changes what it reads.
+    expect(designOf(readCard(other.cardFile)?.architecture.hyper ?? {}).map((d) => d.tag)).toEqual(['blind to kind', 'blind to self-reports', 'memory texts unread']);
+    expect(designOf(readCard(once.cardFile)?.architecture.hyper ?? {})).toEqual([]);
     const store = storeOf(bundle);
     const blindModel = (await engineSetupWithModel(other.file)).model;
     const seeing = (await engineSetupWithModel(once.file)).model;
