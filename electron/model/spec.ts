@@ -173,7 +173,7 @@ export function designOf(hyper: Readonly<Record<string, unknown>>): DesignNote[]
   const blind = Array.isArray(hyper.blind) ? hyper.blind : [];
   if (blind.includes('kind')) out.push({ tag: 'blind to kind', meaning: "never reads what a memory says of its own kind (observation, relay, summary, ...)" });
   if (blind.includes('self-report')) {
-    out.push({ tag: 'blind to self-reports', meaning: "never reads `observed`, the source type or the agent's published reliability; its reliability ρ is one constant for every memory with metadata" });
+    out.push({ tag: 'blind to self-reports', meaning: "never reads whether a memory says it was observed, its source type or its agent's published reliability; its reliability ρ is one constant for every memory with metadata" });
   }
   if (hyper.memoryTextBlind === true) out.push({ tag: 'memory texts unread', meaning: "its input projection does not read the memories' hashed texts; text counts through the pair and support features" });
   if (hyper.clusterAttention === true) out.push({ tag: 'attention by cluster', meaning: "each key's attention is shared by its soft cluster, so appended copies hardly move what the other members see" });

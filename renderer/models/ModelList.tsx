@@ -1,7 +1,7 @@
 // The evidence models the workbench can run, one row each: where it came from, whether it is active,
 // what it was trained on (μ, labels), how it is built where that changes what it reads (blind inputs,
-// attention), its calibrated thresholds and its validation scores; and the
-// button that makes it the one new analyses and evaluations use.
+// attention), its calibrated thresholds and its validation scores; and the button that makes it the one
+// new analyses and evaluations use.
 
 import type { ModelSummary } from '../../shared/views';
 import { Badge, Button } from '../common/controls';
