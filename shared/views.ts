@@ -282,7 +282,13 @@ export interface ModelSummary {
   /** The data its validation metrics were measured on (models validated on different data do not compare). */
   validatedOn?: string | null;
   /** How it is built where that changes what it reads (blind inputs, attention, credibility); empty: the plain architecture. */
-  design?: Array<{ tag: string; meaning: string }>;
+  design?: DesignNote[];
+}
+
+/** One way a model is built that changes what it reads, as the workbench lists it beside the model. */
+export interface DesignNote {
+  tag: string;
+  meaning: string;
 }
 
 /** What training from the app would use, and whether there is enough of it (api.trainPlan). */

@@ -501,6 +501,26 @@ export function groupColumns(
   };
 }
 
+/** What a memory and its agent report of its provenance, by feature name: o, r and one χ per source type. */
+const SELF_REPORT_MEMORY = (name: string): boolean => name === 'o (observed)' || name === 'r (agent reliability)' || name.startsWith('χ ');
+const SELF_REPORT_PAIRS = ['same source type', 'both observed'];
+
+/**
+ * Column indices of the self-reports (`observed`, source type, the agent's published reliability) in a
+ * version's memory rows and pair features: what a model blind to self-reports masks (spec.ts, BLINDABLE).
+ * They are part of the `metadata` group, which also holds what can be checked (time, agents' behaviour).
+ */
+export function selfReportColumns(version: FeaturizerVersion = FEATURIZER_VERSION): { memory: number[]; pairs: number[] } {
+  const { memoryScalars, pairFeatures } = featureLayout(version);
+  const memory = memoryScalars.flatMap(([name], c) => (SELF_REPORT_MEMORY(name) ? [TEXT_DIM + c] : []));
+  const pairs = pairFeatures.flatMap(([name], c) => (SELF_REPORT_PAIRS.includes(name) ? [c] : []));
+  // o, r and one χ per source type; a renamed feature must not silently drop out of the mask.
+  if (memory.length !== PRIOR_DIM || pairs.length !== SELF_REPORT_PAIRS.length) {
+    throw new Error(`self-report columns: found ${memory.length} memory columns (expected ${PRIOR_DIM}) and ${pairs.length} pair features (expected ${SELF_REPORT_PAIRS.length}) in featurizer ${version}`);
+  }
+  return { memory, pairs };
+}
+
 /**
  * The features with the given input groups zeroed (an inference-time ablation): `text` zeroes the hashed
  * texts of memories, query and hypotheses and every text-derived scalar, pair and support feature; `kind`

@@ -20,7 +20,8 @@
 //   reliability_head = [w_ρ (8), b_ρ, b_miss]                              Eq. 6, learned, a constant output
 
 import { PRIOR_DIM } from '../engine/priors';
-import { featureLayout, FEATURIZER_VERSION, type FeaturizerVersion, groupColumns, SUPPORT_DIM } from './featurizer';
+import type { DesignNote } from '../../shared/views';
+import { featureLayout, FEATURIZER_VERSION, type FeaturizerVersion, groupColumns, selfReportColumns, SUPPORT_DIM } from './featurizer';
 import { TEXT_DIM } from './text-hash';
 
 /** Bump when the graph's inputs, outputs or their meaning change. */
@@ -139,27 +140,9 @@ export interface Hyper {
 export type BlindGroup = 'kind' | 'self-report';
 export const BLINDABLE: readonly BlindGroup[] = ['kind', 'self-report'];
 
-/** The `self-report` inputs by their feature names (featurizer.ts). */
-const SELF_REPORT_MEMORY = (name: string): boolean => name === 'o (observed)' || name === 'r (agent reliability)' || name.startsWith('χ ');
-const SELF_REPORT_PAIRS = ['same source type', 'both observed'];
-
 /** The memory and pair columns a blind group masks, in a version's layout. */
 export function blindColumns(b: BlindGroup, version: FeaturizerVersion = FEATURIZER_VERSION): { memory: number[]; pairs: number[] } {
-  if (b === 'kind') return groupColumns('kind', version);
-  const { memoryScalars, pairFeatures } = featureLayout(version);
-  const memory = memoryScalars.flatMap(([name], c) => (SELF_REPORT_MEMORY(name) ? [TEXT_DIM + c] : []));
-  const pairs = pairFeatures.flatMap(([name], c) => (SELF_REPORT_PAIRS.includes(name) ? [c] : []));
-  // o, r and one χ per source type; a renamed feature must not silently drop out of the mask.
-  if (memory.length !== PRIOR_DIM || pairs.length !== SELF_REPORT_PAIRS.length) {
-    throw new Error(`self-report columns: found ${memory.length} memory columns (expected ${PRIOR_DIM}) and ${pairs.length} pair features (expected ${SELF_REPORT_PAIRS.length}) in featurizer ${version}`);
-  }
-  return { memory, pairs };
-}
-
-/** One way a model is built that changes what it reads, as the workbench lists it beside the model. */
-export interface DesignNote {
-  tag: string;
-  meaning: string;
+  return b === 'kind' ? groupColumns('kind', version) : selfReportColumns(version);
 }
 
 /**
