@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 import type { Label } from './domain';
+import { INPUT_GROUPS } from './methods';
 import type { DecisionChange, EpisodeDiffView, StoredEpisodeOption } from './diff';
 import { LabellingFunctionSchema, type LfReport, type StoredLabellingFunction, type WeakLabelSummary } from './labelling-functions';
 import type {
@@ -110,9 +111,11 @@ export const API = {
         disabled: z.array(id).max(5000),
         addEdges: z.array(edge).max(5000),
         removeEdges: z.array(edge).max(5000),
+        /** Input groups of the trained evidence model zeroed for the recomputation (`eval --ablate`'s groups). */
+        zeroed: z.array(z.enum(INPUT_GROUPS)).max(INPUT_GROUPS.length).optional(),
       })
       .strict(),
-    "recompute one step's arbitration with memories switched off or edges added / removed (not saved)",
+    "recompute one step's arbitration with memories switched off, edges added / removed or input groups of the model zeroed (not saved)",
   ),
   evalMethods: call<
     Array<{

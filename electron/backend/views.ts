@@ -1,10 +1,12 @@
 // The workbench's read models, derived from the store and the episode records on request.
 
 import type { ProvenanceEdge } from '../../shared/domain';
+import type { InputGroup } from '../../shared/methods';
 import type { EpisodeRecord } from '../../shared/episode';
 import { sameValue } from '../../shared/values';
 import type { AgentView, EpisodeView, GraphView, MemoryView, ProvenanceOverview, QueryRow, WhatIfResult } from '../../shared/views';
 import { majorityVote, statedValues } from '../eval/baselines';
+import { canAblate } from '../eval/methods';
 import { engineConfig } from '../engine/config';
 import { analyseSlice, analysisFields, argmax } from '../engine/episode';
 import { DisjointSets } from '../engine/provenance';
@@ -202,11 +204,22 @@ export function provenanceOverview(store: Store, limit: number): ProvenanceOverv
 
 const edgeKey = (e: ProvenanceEdge): string => `${e.child}\u0000${e.parent}`;
 
-/** A step's arbitration recomputed with memories switched off and edges added or removed. */
+/**
+ * A step's arbitration recomputed with memories switched off, edges added or removed, and input groups of
+ * the evidence model zeroed (as `eval --ablate` zeroes them, for this one step: what the decision owes to
+ * the text, the self-reports, the claims' stance, ...).
+ */
 export async function whatIf(
   store: Store,
   setup: EngineSetup,
-  req: { episodeId: number; t: number; disabled: readonly string[]; addEdges: readonly ProvenanceEdge[]; removeEdges: readonly ProvenanceEdge[] },
+  req: {
+    episodeId: number;
+    t: number;
+    disabled: readonly string[];
+    addEdges: readonly ProvenanceEdge[];
+    removeEdges: readonly ProvenanceEdge[];
+    zeroed?: readonly InputGroup[];
+  },
 ): Promise<WhatIfResult> {
   const episode = store.episode(req.episodeId);
   const step = episode.steps.find((s) => s.t === req.t);
@@ -223,7 +236,15 @@ export async function whatIf(
   // The episode's own thresholds and budget, not whatever the app runs with today.
   const { model: _model, policy: _policy, modelHeuristic: _mh, policyHeuristic: _ph, observedReading: _or, ...stored } = episode.config as Record<string, unknown>;
   const config = engineConfig(stored);
-  const a = await analyseSlice({ ...setup, config, source: store }, query, store.memories(sliceIds), edges);
+  const zeroed = [...new Set(req.zeroed ?? [])];
+  let model = setup.model;
+  if (zeroed.length > 0) {
+    if (!canAblate(model)) {
+      throw new Error(`cannot zero the ${zeroed.join(', ')} inputs of episode ${req.episodeId}: it was arbitrated by ${model.name}, which reads no input features (only a trained evidence model has inputs to zero)`);
+    }
+    model = model.withAblation(zeroed);
+  }
+  const a = await analyseSlice({ ...setup, model, config, source: store }, query, store.memories(sliceIds), edges);
   const top = argmax(a.arbitration.posterior);
   return { step: analysisFields(sliceIds, edges, a, config), answer: top >= 0 ? (a.hypotheses[top]?.value ?? null) : null };
 }

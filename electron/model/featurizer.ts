@@ -17,6 +17,7 @@
 // wrong value moved decisions towards the truth and RS rose. Counting independent sources is the slots' job.
 
 import type { ClaimKey } from '../../shared/domain';
+import { INPUT_GROUPS, type InputGroup, isInputGroup } from '../../shared/methods';
 import { claimMatchesKey } from '../engine/hypotheses';
 import type { SliceInput } from '../engine/evidence/model';
 import { PRIOR_DIM, priorAttributes } from '../engine/priors';
@@ -73,13 +74,11 @@ export function isFeaturizerVersion(v: string): v is FeaturizerVersion {
 /** Memory kinds with a column of their own; anything else is `other`, no kind at all is `missing`. */
 export const KINDS = ['observation', 'relay', 'summary', 'note', 'reasoning', 'trace'] as const;
 
-/** The input groups an ablation can zero (`eval --ablate`). */
-export const GROUPS = ['kind', 'text', 'stance', 'provenance', 'metadata'] as const;
-export type FeatureGroup = (typeof GROUPS)[number];
+/** The input groups an ablation can zero (`eval --ablate`, the inspector's what-if): named in shared/ for the renderer too. */
+export const GROUPS = INPUT_GROUPS;
+export type FeatureGroup = InputGroup;
 
-export function isFeatureGroup(v: string): v is FeatureGroup {
-  return (GROUPS as readonly string[]).includes(v);
-}
+export const isFeatureGroup = isInputGroup;
 
 type Named = readonly [name: string, group: FeatureGroup];
 

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { ReliabilityHead } from '../../shared/math/cama';
+import { INPUT_GROUPS, neuralModelName } from '../../shared/methods';
 import { type SlotOptions, slotAssignment, stancesOf } from '../../shared/math/assignment';
 import { matrix } from '../../shared/math/matrix';
 import type { EvidenceModel, EvidenceOutput, SliceInput } from '../engine/evidence/model';
@@ -19,7 +20,6 @@ import { DEFAULT_HYPER } from './spec';
 import { TEXT_DIM } from './text-hash';
 
 export const NEURAL_SCORER = 'neural';
-export const NEURAL_PREFIX = 'neural:';
 
 /** The raw graph outputs for one featurized slice (float32, row-major). */
 export interface GraphOutputs {
@@ -42,7 +42,7 @@ export class OnnxEvidenceModel implements EvidenceModel {
     /** Where only a memory's text speaks: its credibility-weighted reading (default), or the neural scorer. */
     readonly textSupport: 'reading' | 'neural' = 'reading',
   ) {
-    this.name = `${NEURAL_PREFIX}${info.name}${ablated.length > 0 ? ` w/o ${ablated.join('+')}` : ''}${textSupport === 'neural' ? ' (neural text support)' : ''}`;
+    this.name = `${neuralModelName(info.name, ablated)}${textSupport === 'neural' ? ' (neural text support)' : ''}`;
   }
 
   /** How Z is formed from the graph's affinity: J, link threshold and row temperature, from the model's hyper. */
@@ -51,9 +51,10 @@ export class OnnxEvidenceModel implements EvidenceModel {
     return { slots: this.info.slots, threshold: hyper.linkThreshold ?? DEFAULT_HYPER.linkThreshold, temperature: hyper.slotTemperature ?? DEFAULT_HYPER.slotTemperature };
   }
 
-  /** The same model (one session) with the given input groups zeroed at inference. */
+  /** The same model (one session) with the given input groups zeroed at inference, besides any it zeroes already (in GROUPS order). */
   withAblation(groups: readonly FeatureGroup[]): OnnxEvidenceModel {
-    return new OnnxEvidenceModel(this.session, this.info, this.file, groups, this.textSupport);
+    const zeroed = INPUT_GROUPS.filter((g) => this.ablated.includes(g) || groups.includes(g));
+    return new OnnxEvidenceModel(this.session, this.info, this.file, zeroed, this.textSupport);
   }
 
   /** The same model (one session) scoring text-only rows with its neural scorer instead of the reading. */

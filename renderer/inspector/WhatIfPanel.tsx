@@ -1,10 +1,12 @@
-// What-if: the step's arbitration recomputed by the backend with memories switched off and provenance
-// edges added or removed, beside the stored values, with the change highlighted: the numbers, the
+// What-if: the step's arbitration recomputed by the backend with memories switched off, provenance edges
+// added or removed and input groups of the trained model zeroed (what this one decision owes to the text,
+// to what memories say of themselves, ...), beside the stored values, with the change highlighted: the numbers, the
 // recomputed Z, the sentence and the findings (with why N_eff moved). The recomputation also goes to the
 // inspector store, so the graph recolours its nodes by it. Nothing is saved.
 
 import { useEffect, useState } from 'react';
 import type { StepRecord } from '../../shared/episode';
+import { INPUT_GROUP_MEANING, INPUT_GROUPS, parseNeuralModelName } from '../../shared/methods';
 import type { MemoryView, WhatIfResult } from '../../shared/views';
 import { api } from '../api/client';
 import { AssignmentHeatmap } from './AssignmentHeatmap';
@@ -33,12 +35,17 @@ export function WhatIfPanel({ episodeId, step, memories, gold, thresholds, arriv
   const disabled = useInspector((s) => s.disabled);
   const addEdges = useInspector((s) => s.addEdges);
   const removeEdges = useInspector((s) => s.removeEdges);
-  const { toggleDisabled, undoEdge, resetWhatIf } = useInspector.getState();
+  const zeroed = useInspector((s) => s.zeroed);
+  const { toggleDisabled, toggleZeroed, undoEdge, resetWhatIf } = useInspector.getState();
+  // Only a trained evidence model has input groups to zero; the heuristic provider reads no features. An
+  // input ablation's episode ran with some zeroed already: they stay zeroed in its what-if.
+  const trained = parseNeuralModelName(step.provider);
+  const ownZeroed: readonly string[] = trained?.zeroed ?? [];
   const [result, setResult] = useState<{ key: string; value: WhatIfResult } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const edited = hasEdits({ disabled, addEdges, removeEdges });
-  const requestKey = JSON.stringify([episodeId, step.t, disabled, addEdges, removeEdges]);
+  const edited = hasEdits({ disabled, addEdges, removeEdges, zeroed });
+  const requestKey = JSON.stringify([episodeId, step.t, disabled, addEdges, removeEdges, zeroed]);
 
   useEffect(() => {
     setError(null);
@@ -50,7 +57,7 @@ export function WhatIfPanel({ episodeId, step, memories, gold, thresholds, arriv
     let live = true;
     setBusy(true);
     api
-      .whatIf({ episodeId, t: step.t, disabled, addEdges, removeEdges })
+      .whatIf({ episodeId, t: step.t, disabled, addEdges, removeEdges, zeroed })
       .then((value) => live && setResult({ key: requestKey, value }))
       .catch((err: unknown) => live && setError((err as Error).message))
       .finally(() => live && setBusy(false));
@@ -65,7 +72,7 @@ export function WhatIfPanel({ episodeId, step, memories, gold, thresholds, arriv
     useInspector.getState().setRecomputed(current ? { t: step.t, result: current } : null);
   }, [current, step.t]);
   const explained = current
-    ? explain({ step: current.step, gold, thresholds, whatIf: { stored: step, edits: { disabled, addEdges, removeEdges } } })
+    ? explain({ step: current.step, gold, thresholds, whatIf: { stored: step, edits: { disabled, addEdges, removeEdges, zeroed } } })
     : null;
   const storedSentence = current ? explain({ step, gold, thresholds, record: step }).sentence : null;
   const storedAnswer = step.hypotheses[argmax(step.posterior)] ?? null;
@@ -88,7 +95,7 @@ export function WhatIfPanel({ episodeId, step, memories, gold, thresholds, arriv
       {!edited ? (
         <p className="muted small">
           Untick a memory in the heatmap to switch it off; in the graph, shift-click a parent then its child to add an edge, or click an edge to
-          remove it. The arbitration is recomputed at once.
+          remove it{trained ? '; below, zero one of the model\'s input groups' : ''}. The arbitration is recomputed at once.
         </p>
       ) : (
         <div className="edits">
@@ -109,6 +116,35 @@ export function WhatIfPanel({ episodeId, step, memories, gold, thresholds, arriv
           ))}
           {busy && <span className="muted small">recomputing…</span>}
         </div>
+      )}
+      {trained ? (
+        <fieldset className="whatif-zeroed" data-testid="whatif-zeroed">
+          <legend className="muted small">zero the model&apos;s inputs</legend>
+          {INPUT_GROUPS.map((g) => {
+            const own = ownZeroed.includes(g);
+            const title = own
+              ? `This episode was arbitrated with ${INPUT_GROUP_MEANING[g]} set to zero (an input ablation run): it stays zeroed`
+              : `Recompute with ${INPUT_GROUP_MEANING[g]} set to zero, as eval --ablate does for a whole run`;
+            return (
+              <label key={g} title={title}>
+                <input
+                  type="checkbox"
+                  checked={own || zeroed.includes(g)}
+                  disabled={own}
+                  onChange={() => toggleZeroed(g)}
+                  data-testid="whatif-zero"
+                  data-group={g}
+                />{' '}
+                {g}
+              </label>
+            );
+          })}
+        </fieldset>
+      ) : (
+        <p className="muted small" data-testid="whatif-zeroed-none">
+          This step&apos;s assignment provider, {step.provider}, reads no input features, so there are none to zero: only a trained evidence model&apos;s
+          decisions can be taken apart by input group.
+        </p>
       )}
       {error && <p className="error-text">{error}</p>}
       {current && (

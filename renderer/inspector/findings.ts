@@ -286,6 +286,8 @@ export interface WhatIfEditsLike {
   disabled: readonly string[];
   addEdges: readonly ProvenanceEdge[];
   removeEdges: readonly ProvenanceEdge[];
+  /** Input groups of the model zeroed. */
+  zeroed?: readonly string[];
 }
 
 /** Evidence memories grouped by strongest slot: slot → ids (groups, not slot numbers, are compared: a recomputation may relabel slots). */
@@ -301,12 +303,14 @@ function groups(step: Arbitration): Map<number, string[]> {
 
 const edgeText = (e: ProvenanceEdge): string => `${e.child}←${e.parent}`;
 
-/** The edits as words: "adding edge m50←m334", "switching off m12". */
+/** The edits as words: "adding edge m50←m334", "switching off m12", "zeroing the model's text inputs". */
 export function editsText(e: WhatIfEditsLike): string {
+  const zeroed = e.zeroed ?? [];
   const parts = [
     ...e.addEdges.map((x) => `adding edge ${edgeText(x)}`),
     ...e.removeEdges.map((x) => `removing edge ${edgeText(x)}`),
     ...(e.disabled.length > 0 ? [`switching off ${listed([...e.disabled])}`] : []),
+    ...(zeroed.length > 0 ? [`zeroing the model's ${listed([...zeroed])} inputs`] : []),
   ];
   return parts.length > 0 ? listed(parts) : 'no edit';
 }

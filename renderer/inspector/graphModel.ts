@@ -9,7 +9,7 @@ import { argmax, arrivedMemories, memorySlots, shortText, strongestSlots, slotsB
 import { backedBy, isEvidence } from './findings';
 import type { MemoryNodeData } from './GraphNode';
 import { EDGE_STYLE, type EdgeKind } from '../common/edgeStyle';
-import { edgeKey, type WhatIfEdits } from './store';
+import { edgeKey, type GraphEdits } from './store';
 
 export interface EdgeData extends Record<string, unknown> {
   kind: EdgeKind;
@@ -50,7 +50,7 @@ function flowEdge(e: ProvenanceEdge, kind: EdgeKind): Edge<EdgeData> {
 export function buildGraph(
   view: EpisodeView,
   t: number,
-  edits: WhatIfEdits,
+  edits: GraphEdits,
   ancestors: GraphView | null,
   recomputed: SliceArbitration | null = null,
   /** Overlay the true factors (evaluation only). */

@@ -5,15 +5,22 @@
 
 import { create } from 'zustand';
 import type { ProvenanceEdge } from '../../shared/domain';
+import { INPUT_GROUPS, type InputGroup } from '../../shared/methods';
 import type { WhatIfResult } from '../../shared/views';
 
-export interface WhatIfEdits {
+/** The what-if's edits of the slice and its graph. */
+export interface GraphEdits {
   /** Memories switched off. */
   disabled: string[];
   /** Provenance edges added (child ← parent). */
   addEdges: ProvenanceEdge[];
   /** Recorded edges removed. */
   removeEdges: ProvenanceEdge[];
+}
+
+export interface WhatIfEdits extends GraphEdits {
+  /** Input groups of the trained evidence model zeroed (as `eval --ablate` zeroes them), in INPUT_GROUPS order. */
+  zeroed: InputGroup[];
 }
 
 interface InspectorState extends WhatIfEdits {
@@ -41,6 +48,8 @@ interface InspectorState extends WhatIfEdits {
   toggleDisabled(id: string): void;
   addEdge(edge: ProvenanceEdge): void;
   removeEdge(edge: ProvenanceEdge): void;
+  /** Zeroes an input group of the model for the what-if, or gives it back. */
+  toggleZeroed(group: InputGroup): void;
   /** Undoes one edit (an added edge, a removed edge). */
   undoEdge(edge: ProvenanceEdge, list: 'addEdges' | 'removeEdges'): void;
   resetWhatIf(): void;
@@ -51,7 +60,7 @@ interface InspectorState extends WhatIfEdits {
 export const edgeKey = (e: Pick<ProvenanceEdge, 'child' | 'parent'>): string => `${e.child}<-${e.parent}`;
 const sameEdge = (a: ProvenanceEdge, b: ProvenanceEdge): boolean => a.child === b.child && a.parent === b.parent;
 
-const blankEdits: WhatIfEdits = { disabled: [], addEdges: [], removeEdges: [] };
+const blankEdits: WhatIfEdits = { disabled: [], addEdges: [], removeEdges: [], zeroed: [] };
 
 export const useInspector = create<InspectorState>((set, get) => ({
   ...blankEdits,
@@ -89,6 +98,11 @@ export const useInspector = create<InspectorState>((set, get) => ({
     }
     if (!removeEdges.some((e) => sameEdge(e, edge))) set({ removeEdges: [...removeEdges, edge] });
   },
+  toggleZeroed(group) {
+    const { zeroed } = get();
+    const on = zeroed.includes(group);
+    set({ zeroed: INPUT_GROUPS.filter((g) => (g === group ? !on : zeroed.includes(g))) });
+  },
   undoEdge(edge, list) {
     set({ [list]: get()[list].filter((e) => !sameEdge(e, edge)) } as Pick<WhatIfEdits, typeof list>);
   },
@@ -98,5 +112,5 @@ export const useInspector = create<InspectorState>((set, get) => ({
 
 /** True when any what-if edit is in place. */
 export function hasEdits(e: WhatIfEdits): boolean {
-  return e.disabled.length > 0 || e.addEdges.length > 0 || e.removeEdges.length > 0;
+  return e.disabled.length > 0 || e.addEdges.length > 0 || e.removeEdges.length > 0 || e.zeroed.length > 0;
 }

@@ -107,6 +107,16 @@ describe('what-if', () => {
     }
   });
 
+  it('refuses to zero the inputs of an episode whose provider reads none, and a group that does not exist', async () => {
+    const job = await finished(await ok('startEval', { methods: ['cama_heuristic'] }));
+    const run = await ok('evalRun', { id: (job.result as { runId: number }).runId });
+    const id = run.results.find((r) => r.episodeId !== null)?.episodeId as number;
+    const heuristic = await service.dispatch('whatIf', { episodeId: id, t: 0, disabled: [], addEdges: [], removeEdges: [], zeroed: ['text'] });
+    expect(heuristic.error?.message).toMatch(new RegExp(`cannot zero the text inputs of episode ${id}: it was arbitrated by heuristic-components, which reads no input features`));
+    const unknown = await service.dispatch('whatIf', { episodeId: id, t: 0, disabled: [], addEdges: [], removeEdges: [], zeroed: ['colour'] });
+    expect(unknown.error?.message).toMatch(/zeroed/);
+  });
+
   it('names the episode and step it cannot find', async () => {
     const bad = await service.dispatch('whatIf', { episodeId: 1, t: 99, disabled: [], addEdges: [], removeEdges: [] });
     expect(bad.error?.message).toMatch(/episode 1 has no step t=99/);
@@ -140,7 +150,7 @@ describe('jobs', () => {
     expect((await ok('episode', { id: withEpisode?.episodeId })).query.id).toBe(withEpisode?.queryId);
   });
 
-  it('offers cama with each input group of the trained model zeroed, never by default, and scores it beside cama', async () => {
+  it('offers cama with each input group of the trained model zeroed, never by default, scores it beside cama, and a what-if zeroing that group gives its steps', async () => {
     const listed = await ok('evalMethods');
     expect(listed.filter((m) => m.inputAblation).map((m) => m.name)).toEqual(['cama_ablate_kind', 'cama_ablate_text', 'cama_ablate_stance', 'cama_ablate_provenance', 'cama_ablate_metadata']);
     const job = await finished(await ok('startEval', { methods: ['cama', 'cama_ablate_stance'] }));
@@ -150,6 +160,25 @@ describe('jobs', () => {
     // Without what memories claim, the model decides worse, and the paired lead says by how much.
     expect(ablated!.cmr!).toBeLessThan(cama!.cmr!);
     expect(ablated!.cama_lead_ci95!.cmr![1]).toBeGreaterThan(0);
+    // The inspector's what-if, zeroing the stance on a cama episode's first step, arbitrates exactly as the
+    // ablated run did on the same initial slice: one decision taken apart as the run takes them all apart.
+    const episodeOf = (method: string, queryId: string) => run.results.find((r) => r.method === method && r.queryId === queryId)?.episodeId;
+    const flipped = run.results.filter((r) => r.method === 'cama_ablate_stance' && r.correct !== run.results.find((c) => c.method === 'cama' && c.queryId === r.queryId)?.correct);
+    expect(flipped.length).toBeGreaterThan(0);
+    for (const r of flipped.slice(0, 4)) {
+      const camaId = episodeOf('cama', r.queryId);
+      const ablatedStep = (await ok('episode', { id: r.episodeId })).episode.steps[0];
+      const zeroed = await ok('whatIf', { episodeId: camaId, t: 0, disabled: [], addEdges: [], removeEdges: [], zeroed: ['stance'] });
+      expect(zeroed.step.provider).toBe('neural:default w/o stance');
+      expect(zeroed.step.sliceIds).toEqual(ablatedStep?.sliceIds);
+      expect(zeroed.step.posterior).toEqual(ablatedStep?.posterior);
+      expect(zeroed.step.assignment).toEqual(ablatedStep?.assignment);
+      // The ablated run's own episode recomputes with its group still zeroed, and further groups add to it.
+      const again = await ok('whatIf', { episodeId: r.episodeId, t: 0, disabled: [], addEdges: [], removeEdges: [] });
+      expect(again.step.posterior).toEqual(ablatedStep?.posterior);
+      const more = await ok('whatIf', { episodeId: r.episodeId, t: 0, disabled: [], addEdges: [], removeEdges: [], zeroed: ['text'] });
+      expect(more.step.provider).toBe('neural:default w/o text+stance');
+    }
   });
 
   it('exports the store in a worker, atomically, as a bundle that imports back to the same content', async () => {

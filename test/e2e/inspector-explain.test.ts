@@ -1,6 +1,7 @@
 // The inspector's explanations in a real browser: the findings under the sentence (demo q16 at t = 0,
 // a gold-absent episode), what-if edges (one across answers that changes nothing, one that merges two
-// slots and redraws the heatmap, the graph colours and the sentence beside the stored ones), the readable
+// slots and redraws the heatmap, the graph colours and the sentence beside the stored ones; the model's
+// stance inputs zeroed for one step, as the backend recomputes it), the readable
 // timeline, and zoom buttons that cover no node.
 
 import { join } from 'node:path';
@@ -115,6 +116,33 @@ describe('the inspector explains what the numbers say', () => {
     await wb.shot('inspector-whatif-redrawn');
     await wb.page.getByTestId('whatif-reset').click();
     await expect.poll(() => node('m22').getAttribute('data-whatif')).toBe(null);
+  });
+
+  it("q8 at t = 0: zeroing the model's stance inputs recomputes the step as the backend does, and the finding names the edit", async () => {
+    const view = await episodeOf('q8');
+    await open(view, 0);
+    const stored = view.episode.steps[0];
+    const expected = await wb.api('whatIf', { episodeId: view.episode.id, t: 0, disabled: [], addEdges: [], removeEdges: [], zeroed: ['stance'] });
+    expect(expected.step.provider).toBe(`${stored?.provider} w/o stance`);
+    expect(expected.step.posterior).not.toEqual(stored?.posterior);
+    const box = wb.page.locator('[data-testid="whatif-zero"][data-group="stance"]');
+    expect(await box.isChecked()).toBe(false);
+    await box.check();
+    await expect.poll(async () => Number(await wb.page.getByTestId('whatif-heatmap-neff').getAttribute('data-value'))).toBe(expected.step.nEff);
+    const shown = await wb.page
+      .getByTestId('whatif-posterior')
+      .evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-hypothesis'), Number(r.getAttribute('data-value'))]));
+    for (const [h, p] of shown) {
+      const i = expected.step.hypotheses.indexOf(h as string);
+      expect(p, String(h)).toBe(expected.step.posterior[i]);
+    }
+    expect(await wb.page.getByTestId('whatif-answer').textContent()).toBe(expected.answer ?? '–');
+    const why = (await findingTexts('whatif-findings')).find((f) => f.startsWith('N_eff'));
+    expect(why).toContain("after zeroing the model's stance inputs");
+    await wb.shot('inspector-whatif-zeroed');
+    await wb.page.getByTestId('whatif-reset').click();
+    await expect.poll(() => box.isChecked()).toBe(false);
+    await expect.poll(() => wb.page.getByTestId('whatif-sentence').count()).toBe(0);
   });
 
   it('q55: the gold answer is in no hypothesis, and the inspector says so', async () => {

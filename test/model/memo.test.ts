@@ -1,6 +1,8 @@
 // withMemoizedInfer (electron/model/memo.ts), which the evaluation shares among the methods of one
 // question: a slice met again is not inferred again and gets the same output; another slice (another
 // member, or the same members under another query) is inferred; the model's own methods stay reachable.
+// And an ablation made from the model: groups zeroed again add to those zeroed already, and its name, which
+// episodes record, says which and parses back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvidenceModel, SliceInput } from '../../electron/engine/evidence/model';
 import { initialSlice } from '../../electron/engine/retrieve';
@@ -10,6 +12,7 @@ import { join } from 'node:path';
 import { defaultModelsDir } from '../../electron/model/paths';
 import type { Store } from '../../electron/store/store';
 import type { Query } from '../../shared/domain';
+import { parseNeuralModelName } from '../../shared/methods';
 import { inputFor, simulateBundle, storeOf, tempDir } from './helpers';
 
 let dir: string;
@@ -81,5 +84,23 @@ describe('withMemoizedInfer', () => {
     expect(shared.name).toBe(model.name);
     expect(shared.heuristic).toBe(false);
     expect(shared.withAblation(['text']).name).toBe(model.withAblation(['text']).name);
+  });
+});
+
+describe('an ablated model', () => {
+  it('zeroes the groups asked besides those it zeroes already, and its recorded name says which and parses back', async () => {
+    const [q1] = store.queries() as [Query];
+    const input = inputFor(store, q1, initialSlice(store, q1, 10), model.info.slots);
+    const twice = model.withAblation(['metadata']).withAblation(['text']);
+    expect(twice.name).toBe('neural:default w/o text+metadata');
+    const both = await model.withAblation(['text', 'metadata']).infer(input);
+    const outTwice = await twice.infer(input);
+    expect(Array.from(outTwice.assignment.data)).toEqual(Array.from(both.assignment.data));
+    expect(Array.from(outTwice.assignment.data)).not.toEqual(Array.from((await model.withAblation(['metadata']).infer(input)).assignment.data));
+    expect(parseNeuralModelName(twice.name)).toEqual({ name: 'default', zeroed: ['text', 'metadata'] });
+    expect(parseNeuralModelName(model.name)).toEqual({ name: 'default', zeroed: [] });
+    // A model whose own name ends in something like a suffix keeps it; the heuristic provider is no trained model.
+    expect(parseNeuralModelName('neural:mine w/o colour')).toEqual({ name: 'mine w/o colour', zeroed: [] });
+    expect(parseNeuralModelName('heuristic-components')).toBeNull();
   });
 });
