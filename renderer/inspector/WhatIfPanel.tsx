@@ -13,6 +13,7 @@ import { AssignmentHeatmap } from './AssignmentHeatmap';
 import { argmax, fmt, fmtSigned, sameValue } from './derive';
 import { explain, type Thresholds } from './findings';
 import { FindingsList } from './FindingsList';
+import { RelianceTable } from './RelianceTable';
 import { hasEdits, useInspector } from './store';
 
 const CHANGED = 1e-9;
@@ -146,6 +147,7 @@ export function WhatIfPanel({ episodeId, step, memories, gold, thresholds, arriv
           decisions can be taken apart by input group.
         </p>
       )}
+      {trained && <RelianceTable episodeId={episodeId} step={step} ownZeroed={ownZeroed} onPick={(g) => useInspector.setState({ zeroed: [g] })} />}
       {error && <p className="error-text">{error}</p>}
       {current && (
         <table className="whatif-table">

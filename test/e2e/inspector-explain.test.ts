@@ -1,7 +1,8 @@
 // The inspector's explanations in a real browser: the findings under the sentence (demo q16 at t = 0,
 // a gold-absent episode), what-if edges (one across answers that changes nothing, one that merges two
 // slots and redraws the heatmap, the graph colours and the sentence beside the stored ones; the model's
-// stance inputs zeroed for one step, as the backend recomputes it), the readable
+// stance inputs zeroed for one step, as the backend recomputes it; what a decision rests on, each group
+// zeroed alone), the readable
 // timeline, and zoom buttons that cover no node.
 
 import { join } from 'node:path';
@@ -143,6 +144,31 @@ describe('the inspector explains what the numbers say', () => {
     await wb.page.getByTestId('whatif-reset').click();
     await expect.poll(() => box.isChecked()).toBe(false);
     await expect.poll(() => wb.page.getByTestId('whatif-sentence').count()).toBe(0);
+  });
+
+  it('q21 at t = 0: the what-if names the input groups the decision rests on, each zeroed alone, and a row puts its zeroing in the what-if', async () => {
+    const view = await episodeOf('q21');
+    await open(view, 0);
+    const stored = view.episode.steps[0]!;
+    const answer = stored.hypotheses[stored.posterior.indexOf(Math.max(...stored.posterior))];
+    const groups = ['kind', 'text', 'stance', 'provenance', 'metadata'] as const;
+    const expected = new Map<string, string | null>();
+    for (const g of groups) {
+      expected.set(g, (await wb.api('whatIf', { episodeId: view.episode.id, t: 0, disabled: [], addEdges: [], removeEdges: [], zeroed: [g] })).answer);
+    }
+    const flipped = groups.filter((g) => expected.get(g) !== answer);
+    // On the demo (made with the shipped model), q21's red holds without kind, provenance or metadata, not without text or stance.
+    expect(flipped).toEqual(['text', 'stance']);
+    const rows = wb.page.getByTestId('reliance-row');
+    await expect.poll(() => rows.count()).toBe(groups.length);
+    const shown = await rows.evaluateAll((els) => els.map((e) => [e.getAttribute('data-group'), e.getAttribute('data-answer'), e.getAttribute('data-flipped')]));
+    expect(shown).toEqual(groups.map((g) => [g, expected.get(g) ?? '', String(flipped.includes(g))]));
+    expect(await wb.page.getByTestId('reliance-summary').textContent()).toBe(`This step's answer (${answer}) rests on the model's text and stance inputs: zeroing any one of them changes it.`);
+    await rows.filter({ has: wb.page.locator('th', { hasText: /^text$/ }) }).click();
+    await expect.poll(() => wb.page.locator('[data-testid="whatif-zero"][data-group="text"]').isChecked()).toBe(true);
+    await expect.poll(() => wb.page.getByTestId('whatif-answer').textContent()).toBe(expected.get('text'));
+    await wb.shot('inspector-reliance-q21');
+    await wb.page.getByTestId('whatif-reset').click();
   });
 
   it('q55: the gold answer is in no hypothesis, and the inspector says so', async () => {
