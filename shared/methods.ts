@@ -1,4 +1,4 @@
-// Method names the main process and the renderer both need to know.
+// Method names, model names and input groups that the main process and the renderer both need to know.
 
 /** The evaluation-only diagnostics (electron/eval/methods.ts): they read ground-truth factors, so no one could run them. */
 export const ORACLE_FACTORS = 'oracle_factors';

@@ -16,7 +16,7 @@ interface Props {
   episodeId: number;
   step: StepRecord;
   /** Groups the episode ran with zeroed already (an input ablation's episode): no row of their own. */
-  ownZeroed: readonly string[];
+  ownZeroed: readonly InputGroup[];
   /** Puts one group's zeroing into the what-if above. */
   onPick(group: InputGroup): void;
 }

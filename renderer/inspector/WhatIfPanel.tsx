@@ -6,7 +6,7 @@
 
 import { useEffect, useState } from 'react';
 import type { StepRecord } from '../../shared/episode';
-import { INPUT_GROUP_MEANING, INPUT_GROUPS, parseNeuralModelName } from '../../shared/methods';
+import { INPUT_GROUP_MEANING, INPUT_GROUPS, type InputGroup, parseNeuralModelName } from '../../shared/methods';
 import type { MemoryView, WhatIfResult } from '../../shared/views';
 import { api } from '../api/client';
 import { AssignmentHeatmap } from './AssignmentHeatmap';
@@ -37,11 +37,11 @@ export function WhatIfPanel({ episodeId, step, memories, gold, thresholds, arriv
   const addEdges = useInspector((s) => s.addEdges);
   const removeEdges = useInspector((s) => s.removeEdges);
   const zeroed = useInspector((s) => s.zeroed);
-  const { toggleDisabled, toggleZeroed, undoEdge, resetWhatIf } = useInspector.getState();
+  const { toggleDisabled, toggleZeroed, zeroOnly, undoEdge, resetWhatIf } = useInspector.getState();
   // Only a trained evidence model has input groups to zero; the heuristic provider reads no features. An
   // input ablation's episode ran with some zeroed already: they stay zeroed in its what-if.
   const trained = parseNeuralModelName(step.provider);
-  const ownZeroed: readonly string[] = trained?.zeroed ?? [];
+  const ownZeroed: readonly InputGroup[] = trained?.zeroed ?? [];
   const [result, setResult] = useState<{ key: string; value: WhatIfResult } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -147,7 +147,7 @@ export function WhatIfPanel({ episodeId, step, memories, gold, thresholds, arriv
           decisions can be taken apart by input group.
         </p>
       )}
-      {trained && <RelianceTable episodeId={episodeId} step={step} ownZeroed={ownZeroed} onPick={(g) => useInspector.setState({ zeroed: [g] })} />}
+      {trained && <RelianceTable episodeId={episodeId} step={step} ownZeroed={ownZeroed} onPick={zeroOnly} />}
       {error && <p className="error-text">{error}</p>}
       {current && (
         <table className="whatif-table">

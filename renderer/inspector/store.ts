@@ -50,6 +50,8 @@ interface InspectorState extends WhatIfEdits {
   removeEdge(edge: ProvenanceEdge): void;
   /** Zeroes an input group of the model for the what-if, or gives it back. */
   toggleZeroed(group: InputGroup): void;
+  /** Zeroes this input group alone (the other edits stay). */
+  zeroOnly(group: InputGroup): void;
   /** Undoes one edit (an added edge, a removed edge). */
   undoEdge(edge: ProvenanceEdge, list: 'addEdges' | 'removeEdges'): void;
   resetWhatIf(): void;
@@ -103,6 +105,7 @@ export const useInspector = create<InspectorState>((set, get) => ({
     const on = zeroed.includes(group);
     set({ zeroed: INPUT_GROUPS.filter((g) => (g === group ? !on : zeroed.includes(g))) });
   },
+  zeroOnly: (group) => set({ zeroed: [group] }),
   undoEdge(edge, list) {
     set({ [list]: get()[list].filter((e) => !sameEdge(e, edge)) } as Pick<WhatIfEdits, typeof list>);
   },
