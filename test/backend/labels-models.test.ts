@@ -99,9 +99,10 @@ describe('models in the app', () => {
     const byName = Object.fromEntries(models.map((m) => [m.name, m]));
     expect(byName.default).toMatchObject({ origin: 'shipped', active: true, mu: 0.5 });
     expect(byName['wo-prov-prior']).toMatchObject({ origin: 'shipped', active: false, mu: 0 });
-    // Both shipped models are built blind to kind, and the list says so, with what it means.
-    for (const m of [byName.default, byName['wo-prov-prior']]) expect(m?.design?.map((d) => d.tag)).toEqual(['blind to kind']);
+    // Both shipped models are built blind to kind and to self-reports, and the list says so, with what it means.
+    for (const m of [byName.default, byName['wo-prov-prior']]) expect(m?.design?.map((d) => d.tag)).toEqual(['blind to kind', 'blind to self-reports']);
     expect(byName.default?.design?.[0]?.meaning).toMatch(/own kind/);
+    expect(byName.default?.design?.[1]?.meaning).toMatch(/ρ is one constant/);
     expect(byName.default?.calibration?.tauP).toBeGreaterThan(0);
     // The gate shown is the one the engine runs the model with: the learned policy's card recalibrated
     // τ_N, τ_H for the shipped default, and for no other model.

@@ -274,22 +274,22 @@ describe('findings on every step of the demo', () => {
     expect(steps).toBeGreaterThan(150);
   });
 
-  it('q16 at t = 0: dawn\'s 6 entries are one slot (S1), midnight\'s 2 are two (S2, S3), and no slot mixes them', () => {
+  it('q16 at t = 0: dawn\'s 6 entries are one slot (S1), midnight\'s 2 (an observation and its relay) one more (S2), and no slot mixes them', () => {
     const v = byQuery('q16');
     const step = v.episode.steps[0] as StepRecord;
     const e = explain({ step, gold: v.query.answer, thresholds: thresholdsOf(v), record: step });
     expect(e.backing.map((b) => [b.hypothesis, b.count, b.slots])).toEqual([
       ['dawn', 6, [0]],
-      ['midnight', 2, [1, 2]],
+      ['midnight', 2, [1]],
     ]);
-    expect(e.findings.filter((f) => f.kind === 'collapsed').map((f) => f.title)).toEqual(['dawn: 6 entries, 1 factor']);
+    expect(e.findings.filter((f) => f.kind === 'collapsed').map((f) => f.title)).toEqual(['dawn: 6 entries, 1 factor', 'midnight: 2 entries, 1 factor']);
     expect(kinds(e)).not.toContain('shared-slot');
     // ρ is the shipped model's reliability of each slot, read from the record (it changes with the model).
     // γ is the credibility of the slot's best statement, also the model's: the term of ℓ the slot gives is ρ·e·γ·β.
     const two = (x: number | undefined) => (x as number).toFixed(2).replace('.', '\\.');
     expect(e.sentence).toMatch(
       new RegExp(
-        `^The vote favours dawn with 6 entries, but they share slot S1 \\(e=1\\.00, ρ=${two(step.reliability[0])}, γ=${two(step.slotCredibility?.[0])}\\); midnight's 2 entries are 2 separate slots \\(S2, S3\\).*CAMA picks midnight`,
+        `^The vote favours dawn with 6 entries, but they share slot S1 \\(e=1\\.00, ρ=${two(step.reliability[0])}, γ=${two(step.slotCredibility?.[0])}\\); midnight's 2 entries share slot S2 \\(e=1\\.00, ρ=${two(step.reliability[1])}, γ=${two(step.slotCredibility?.[1])}\\).*CAMA picks midnight`,
       ),
     );
   });
