@@ -11,24 +11,17 @@
 //   npx tsx test/bench/experiments/affinity-by-family.ts [--model MODEL.onnx] BUNDLE_DIR...
 // Results are in docs/experiments.md ("A shared wording family read as a shared source").
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { importBundle } from '../../../electron/bundle/import';
-import { initialSlice } from '../../../electron/engine/retrieve';
-import { buildSliceInput } from '../../../electron/engine/slice-input';
-import { featureLayout, featurize } from '../../../electron/model/featurizer';
+import { featureLayout } from '../../../electron/model/featurizer';
 import { readInitializers } from '../../../electron/model/onnx-export';
-import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
-import { loadEngine } from '../../../electron/runtime/setup';
-import { Store } from '../../../electron/store/store';
+import { bundleMemoryRows, initialSliceAffinities, learnedEngine } from './common';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--model');
 const modelFile = at >= 0 ? args.splice(at, 2)[1] : undefined;
 if (args.length === 0) throw new Error('usage: affinity-by-family.ts [--model MODEL.onnx] BUNDLE_DIR...');
 
-const engine = await loadEngine({}, modelFile ? { model: modelFile } : {});
-const model = engine.model;
-if (!(model instanceof OnnxEvidenceModel)) throw new Error(`${modelFile ?? 'models/default.onnx'}: not a learned model`);
+const learned = await learnedEngine(modelFile);
+const { model } = learned;
 // The pair features of the model's featurizer version (version 6 adds one).
 const { pairFeatures: PAIR_FEATURES_OF_MODEL, pairDim: PAIR_DIM } = featureLayout(model.info.featurizer);
 const SAME_STANCE = PAIR_FEATURES_OF_MODEL.findIndex(([name]) => name === 'both evidence, same stance');
@@ -50,21 +43,10 @@ const rows: string[] = [];
 const terms: Array<{ bundle: string; pairs: number; logit: number; embedding: number; features: Float64Array }> = [];
 for (const dir of args) {
   const name = dir.split(/[\\/]/).filter(Boolean).pop() as string;
-  const meta = new Map<string, { factor?: string; wording?: string }>();
-  for (const line of readFileSync(join(dir, 'memories.jsonl'), 'utf8').split('\n')) {
-    if (!line) continue;
-    const m = JSON.parse(line) as { id: string; factor?: string; wording?: string };
-    meta.set(m.id, m);
-  }
-  const store = Store.open(':memory:');
-  importBundle(store, dir);
+  const meta = new Map(bundleMemoryRows<{ id: string; factor?: string; wording?: string }>(dir).map((m) => [m.id, m]));
   const groups = new Map<string, Group>();
   const independent = { pairs: 0, logit: 0, embedding: 0, features: new Float64Array(PAIR_DIM) };
-  for (const q of store.queries()) {
-    const slice = initialSlice(store, q, engine.config.k);
-    const input = buildSliceInput(q, slice, store.edgesAmong(slice.map((m) => m.id)), engine.config.slots, store);
-    const f = featurize(input, model.info.featurizer);
-    const { affinity } = await model.run(f);
+  for await (const { slice, features: f, affinity } of initialSliceAffinities(dir, learned)) {
     const K = f.K;
     for (let i = 0; i < K; i++) {
       for (let j = i + 1; j < K; j++) {
@@ -96,7 +78,6 @@ for (const dir of args) {
       }
     }
   }
-  store.close();
   for (const [key, g] of [...groups].sort(([x], [y]) => x.localeCompare(y))) {
     rows.push(`| ${name} | ${key} | ${g.pairs} | ${(g.dSum / g.pairs).toFixed(3)} | ${((100 * g.merged) / g.pairs).toFixed(1)}% |`);
   }

@@ -10,49 +10,26 @@
 // template ("though I would double check"), not a particular.
 //   npx tsx test/bench/experiments/affinity-by-particulars.ts BUNDLE_DIR [MODEL.onnx]
 // Results are in docs/experiments.md ("Independent reports of one value share a slot").
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { importBundle } from '../../../electron/bundle/import';
-import { initialSlice } from '../../../electron/engine/retrieve';
-import { buildSliceInput } from '../../../electron/engine/slice-input';
-import { featureLayout, featurize, PAIR_FEATURES, rareResidualLimit, sharedWords } from '../../../electron/model/featurizer';
-import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
+import { featureLayout, PAIR_FEATURES, rareResidualLimit, sharedWords } from '../../../electron/model/featurizer';
 import { textFeatures } from '../../../electron/model/text-features';
-import { loadEngine } from '../../../electron/runtime/setup';
-import { Store } from '../../../electron/store/store';
+import { bundleMemoryRows, initialSliceAffinities, learnedEngine } from './common';
 
 const [dir, modelFile] = process.argv.slice(2);
 if (!dir) throw new Error('usage: affinity-by-particulars.ts BUNDLE_DIR [MODEL.onnx]');
 const SAME_STANCE = PAIR_FEATURES.findIndex(([name]) => name === 'both evidence, same stance');
 
-const store = Store.open(':memory:');
-importBundle(store, dir);
+const rows = bundleMemoryRows<{ id: string; factor?: string; text: string }>(dir);
 const factor = new Map<string, string>();
-for (const line of readFileSync(join(dir, 'memories.jsonl'), 'utf8').split('\n')) {
-  if (!line) continue;
-  const m = JSON.parse(line) as { id: string; factor?: string };
-  if (m.factor !== undefined) factor.set(m.id, m.factor);
-}
-const engine = await loadEngine({}, modelFile ? { model: modelFile } : {});
-const model = engine.model;
-if (!(model instanceof OnnxEvidenceModel)) throw new Error(`${modelFile ?? 'models/default.onnx'}: not a learned model`);
+for (const m of rows) if (m.factor !== undefined) factor.set(m.id, m.factor);
 
 const groups = new Map<string, { pairs: number; copies: number; dSum: number }>();
 // Document frequency of each content word over every memory of the bundle.
 const corpusDf = new Map<string, number>();
-let corpusN = 0;
-for (const line of readFileSync(join(dir, 'memories.jsonl'), 'utf8').split('\n')) {
-  if (!line) continue;
-  corpusN++;
-  for (const w of new Set(textFeatures((JSON.parse(line) as { text: string }).text).content)) corpusDf.set(w, (corpusDf.get(w) ?? 0) + 1);
-}
+const corpusN = rows.length;
+for (const m of rows) for (const w of new Set(textFeatures(m.text).content)) corpusDf.set(w, (corpusDf.get(w) ?? 0) + 1);
 const CORPUS_SHARES = [0.01, 0.03, 1];
 const byShare = CORPUS_SHARES.map(() => ({ pairs: 0, copies: 0, merged: 0 }));
-for (const q of store.queries()) {
-  const slice = initialSlice(store, q, engine.config.k);
-  const input = buildSliceInput(q, slice, store.edgesAmong(slice.map((m) => m.id)), engine.config.slots, store);
-  const f = featurize(input, model.info.featurizer);
-  const { affinity } = await model.run(f);
+for await (const { slice, input, features: f, affinity } of initialSliceAffinities(dir, await learnedEngine(modelFile))) {
   const K = f.K;
   const shared = sharedWords(input);
   const residual = slice.map((m) => [...textFeatures(m.text).content].filter((w) => !shared.has(w)));
@@ -93,7 +70,6 @@ for (const q of store.queries()) {
     }
   }
 }
-store.close();
 console.log(`| ${dir.split(/[\\/]/).pop()} | pairs | copies (same factor) | mean D |\n|---|---|---|---|`);
 for (const [name, g] of groups) console.log(`| ${name} | ${g.pairs} | ${((100 * g.copies) / g.pairs).toFixed(1)}% | ${(g.dSum / g.pairs).toFixed(2)} |`);
 console.log(`\n| share a rare word found in at most … of the ${corpusN} memories | copies | independent | independent with D ≥ 0.5 |\n|---|---|---|---|`);

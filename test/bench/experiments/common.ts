@@ -1,8 +1,18 @@
 // What the experiments share: a bundle's memory rows as written (the fields the store does not keep,
-// such as the simulator's `derivation`, read for scoring only), and two statistics.
+// such as the simulator's `derivation`, read for scoring only), a trained model's affinity D over each
+// query's initial slice, and two statistics.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { importBundle } from '../../../electron/bundle/import';
+import type { SliceInput } from '../../../electron/engine/evidence/model';
+import { initialSlice } from '../../../electron/engine/retrieve';
+import { buildSliceInput } from '../../../electron/engine/slice-input';
+import type { SliceMemory } from '../../../electron/engine/types';
 import { pairAuc } from '../../../electron/eval/diagnostics';
+import { featurize, type SliceFeatures } from '../../../electron/model/featurizer';
+import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
+import { type EngineSetup, loadEngine } from '../../../electron/runtime/setup';
+import { Store } from '../../../electron/store/store';
 
 /** The bundle's memories.jsonl, one parsed object per line. */
 export function bundleMemoryRows<Row>(dir: string): Row[] {
@@ -10,6 +20,37 @@ export function bundleMemoryRows<Row>(dir: string): Row[] {
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Row);
+}
+
+/** The engine set up with a trained evidence model (`models/default.onnx` unless a file is named); a refusal otherwise. */
+export async function learnedEngine(modelFile?: string): Promise<{ engine: EngineSetup; model: OnnxEvidenceModel }> {
+  const engine = await loadEngine({}, modelFile ? { model: modelFile } : {});
+  const model = engine.model;
+  if (!(model instanceof OnnxEvidenceModel)) throw new Error(`${modelFile ?? 'models/default.onnx'}: not a learned model`);
+  return { engine, model };
+}
+
+/**
+ * Each query's initial slice of a bundle (imported into a store in memory), as the engine retrieves it,
+ * featurized for the model, with the model's affinity D over it (K × K, row-major).
+ */
+export async function* initialSliceAffinities(
+  dir: string,
+  { engine, model }: { engine: EngineSetup; model: OnnxEvidenceModel },
+): AsyncGenerator<{ slice: SliceMemory[]; input: SliceInput; features: SliceFeatures; affinity: Float32Array }> {
+  const store = Store.open(':memory:');
+  try {
+    importBundle(store, dir);
+    for (const q of store.queries()) {
+      const slice = initialSlice(store, q, engine.config.k);
+      const input = buildSliceInput(q, slice, store.edgesAmong(slice.map((m) => m.id)), engine.config.slots, store);
+      const features = featurize(input, model.info.featurizer);
+      const { affinity } = await model.run(features);
+      yield { slice, input, features, affinity };
+    }
+  } finally {
+    store.close();
+  }
 }
 
 /** ROC AUC of a score for telling positives (higher) from negatives, ties one half; NaN when a side is empty. */
