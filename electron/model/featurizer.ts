@@ -485,11 +485,17 @@ export function featurize(input: SliceInput, version: FeaturizerVersion = FEATUR
   return { version, K, L, memory, query, pairs, provenance, hypotheses, support, evidence: Float32Array.from(evidence, (e) => (e ? 1 : 0)) };
 }
 
+/** Columns of a slice's features that an ablation zeroes; `hashedText` and `provenance` whole inputs. */
+export interface GroupColumns {
+  memory: number[];
+  pairs: number[];
+  support: number[];
+  hashedText: boolean;
+  provenance: boolean;
+}
+
 /** Column indices of a group's features in a version's memory rows, pair features and support features. */
-export function groupColumns(
-  group: FeatureGroup,
-  version: FeaturizerVersion = FEATURIZER_VERSION,
-): { memory: number[]; pairs: number[]; support: number[]; hashedText: boolean; provenance: boolean } {
+export function groupColumns(group: FeatureGroup, version: FeaturizerVersion = FEATURIZER_VERSION): GroupColumns {
   const { memoryScalars, pairFeatures } = featureLayout(version);
   return {
     memory: memoryScalars.flatMap(([, g], c) => (g === group ? [TEXT_DIM + c] : [])),
@@ -528,6 +534,11 @@ export function selfReportColumns(version: FeaturizerVersion = FEATURIZER_VERSIO
  */
 export function ablate(f: SliceFeatures, groups: readonly FeatureGroup[]): SliceFeatures {
   if (groups.length === 0) return f;
+  return zeroColumns(f, groups.map((g) => groupColumns(g, f.version)));
+}
+
+/** A copy of the features with the given columns zeroed (ablate's work, for any set of columns). */
+export function zeroColumns(f: SliceFeatures, columns: readonly GroupColumns[]): SliceFeatures {
   const out: SliceFeatures = {
     ...f,
     memory: Float32Array.from(f.memory),
@@ -538,8 +549,7 @@ export function ablate(f: SliceFeatures, groups: readonly FeatureGroup[]): Slice
     support: Float32Array.from(f.support),
   };
   const { memoryDim, pairDim } = featureLayout(f.version);
-  for (const g of groups) {
-    const cols = groupColumns(g, f.version);
+  for (const cols of columns) {
     for (let i = 0; i < f.K; i++) {
       for (const c of cols.memory) out.memory[i * memoryDim + c] = 0;
       if (cols.hashedText) out.memory.fill(0, i * memoryDim, i * memoryDim + TEXT_DIM);

@@ -22,9 +22,12 @@ export function bundleMemoryRows<Row>(dir: string): Row[] {
     .map((l) => JSON.parse(l) as Row);
 }
 
-/** The engine set up with a trained evidence model (`models/default.onnx` unless a file is named); a refusal otherwise. */
-export async function learnedEngine(modelFile?: string): Promise<{ engine: EngineSetup; model: OnnxEvidenceModel }> {
-  const engine = await loadEngine({}, modelFile ? { model: modelFile } : {});
+/**
+ * The engine set up with a trained evidence model (`models/default.onnx` unless a file is named) and its
+ * recovery policy (`models/policy.onnx` unless one is named); a refusal where the model is not learned.
+ */
+export async function learnedEngine(modelFile?: string, policyFile?: string): Promise<{ engine: EngineSetup; model: OnnxEvidenceModel }> {
+  const engine = await loadEngine({}, { ...(modelFile ? { model: modelFile } : {}), ...(policyFile ? { policy: policyFile } : {}) });
   const model = engine.model;
   if (!(model instanceof OnnxEvidenceModel)) throw new Error(`${modelFile ?? 'models/default.onnx'}: not a learned model`);
   return { engine, model };

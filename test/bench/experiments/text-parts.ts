@@ -14,11 +14,9 @@ import { parseArgs } from 'node:util';
 import { importBundle } from '../../../electron/bundle/import';
 import { evaluate } from '../../../electron/eval/harness';
 import { resolveMethods } from '../../../electron/eval/methods';
-import { ablate, featureLayout, groupColumns, SUPPORT_DIM, type SliceFeatures } from '../../../electron/model/featurizer';
-import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
-import { TEXT_DIM } from '../../../electron/model/text-hash';
-import { loadEngine } from '../../../electron/runtime/setup';
+import { type GroupColumns, groupColumns, type SliceFeatures, zeroColumns } from '../../../electron/model/featurizer';
 import { Store } from '../../../electron/store/store';
+import { learnedEngine } from './common';
 
 const PARTS = ['none', 'all', 'hashed', 'pairs', 'scalars'] as const;
 type Part = (typeof PARTS)[number];
@@ -29,31 +27,18 @@ const { values, positionals: dirs } = parseArgs({
 });
 if (dirs.length === 0) throw new Error('usage: text-parts.ts [--model M.onnx --policy P.onnx] BUNDLE_DIR...');
 
-const engine = await loadEngine({}, { ...(values.model ? { model: values.model } : {}), ...(values.policy ? { policy: values.policy } : {}) });
-if (!(engine.model instanceof OnnxEvidenceModel)) throw new Error('text-parts.ts needs a trained model');
-const onnx = engine.model;
+const { engine, model: onnx } = await learnedEngine(values.model, values.policy);
 const graph = onnx.run.bind(onnx);
 
-/** The features with one part of the text group zeroed (a copy; `all` is the group's own ablation). */
-function zeroed(f: SliceFeatures, part: Part): SliceFeatures {
-  if (part === 'none') return f;
-  if (part === 'all') return ablate(f, ['text']);
-  const out: SliceFeatures = { ...f, memory: Float32Array.from(f.memory), query: Float32Array.from(f.query), hypotheses: Float32Array.from(f.hypotheses), pairs: Float32Array.from(f.pairs), support: Float32Array.from(f.support) };
-  const { memoryDim, pairDim } = featureLayout(f.version);
-  const cols = groupColumns('text', f.version);
-  for (let i = 0; i < f.K; i++) {
-    if (part === 'hashed') out.memory.fill(0, i * memoryDim, i * memoryDim + TEXT_DIM);
-    if (part === 'scalars') {
-      for (const c of cols.memory) out.memory[i * memoryDim + c] = 0;
-      for (let k = 0; k < f.L; k++) for (const c of cols.support) out.support[(i * f.L + k) * SUPPORT_DIM + c] = 0;
-    }
-    if (part === 'pairs') for (let j = 0; j < f.K; j++) for (const c of cols.pairs) out.pairs[(i * f.K + j) * pairDim + c] = 0;
-  }
-  if (part === 'hashed') {
-    out.query.fill(0);
-    out.hypotheses.fill(0);
-  }
-  return out;
+/** The columns of one part of the text group (`none`: nothing; `all`: the whole group, as ablate zeroes it). */
+function partColumns(part: Part, version: SliceFeatures['version']): GroupColumns[] {
+  if (part === 'none') return [];
+  const text = groupColumns('text', version);
+  if (part === 'all') return [text];
+  const none: GroupColumns = { memory: [], pairs: [], support: [], hashedText: false, provenance: false };
+  if (part === 'hashed') return [{ ...none, hashedText: true }];
+  if (part === 'pairs') return [{ ...none, pairs: text.pairs }];
+  return [{ ...none, memory: text.memory, support: text.support }];
 }
 
 const fmt = (x: number | null | undefined, digits: number): string => (x === null || x === undefined ? '–' : x.toFixed(digits));
@@ -64,7 +49,7 @@ for (const dir of dirs) {
     let base: number | null = null;
     const cells: string[] = [];
     for (const part of PARTS) {
-      onnx.run = (features, mu) => graph(zeroed(features, part), mu);
+      onnx.run = (features, mu) => graph(part === 'none' ? features : zeroColumns(features, partColumns(part, features.version)), mu);
       const m = (await evaluate(store, { bundle: dir, methods: resolveMethods(['cama']), context: engine })).methods.cama;
       if (!m || m.cmr === null) throw new Error(`${dir}: no CMR`);
       if (part === 'none') base = m.cmr;
