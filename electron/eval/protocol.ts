@@ -156,10 +156,14 @@ async function bundleFor(opts: ProtocolOptions, set: z.infer<typeof SetSpec>, ra
   return out;
 }
 
-/** What a set changes in its config file's knobs: the provenance rate of the run, its seed and families. */
+/** What a set changes in its config file's knobs: the provenance rate of the run, and the set's own knobs. */
 function overrides(set: z.infer<typeof SetSpec>, rate: number): Record<string, unknown> {
+  return { evidence: { provenanceRate: rate }, ...setKnobs(set) };
+}
+
+/** The knobs a set names beside its config file, whatever the run: its seed and its wording families. */
+function setKnobs(set: z.infer<typeof SetSpec>): Record<string, unknown> {
   return {
-    evidence: { provenanceRate: rate },
     ...(set.seed !== undefined ? { seed: set.seed } : {}),
     ...(set.families !== undefined ? { wording: { families: set.families } } : {}),
   };
@@ -275,7 +279,8 @@ export async function runInvariance(opts: ProtocolOptions): Promise<InvarianceRe
   const cama = resolveMethods(['cama'])[0] as ReturnType<typeof resolveMethods>[number];
   const generate = async (name: string, over: Record<string, unknown>): Promise<string> => {
     const out = join(opts.dir, `${set.name}-${name}`);
-    const config = simulatorConfig(deepMerge(raw, over));
+    // The set as the protocol names it (its seed and families, as its rows are generated), then the rewrite.
+    const config = simulatorConfig(deepMerge(deepMerge(raw, setKnobs(set)), over));
     if (!unchanged(out, config)) await simulate(config, out, (d, t) => opts.onProgress?.(`generate ${set.name} ${name}`, d, t));
     return out;
   };

@@ -287,8 +287,18 @@ describe('the evaluation protocol', () => {
       methods: ['cama'],
       invariance: { set: 'tiny', families: ['terse', 'prose'], maxChanged: 5, maxShuffleCost: 10, shuffleSeeds: [1, 2, 3] },
     });
+    // The set names its own seed and families beside its file, as a protocol's worlds do.
+    config.sets = [{ ...config.sets[0]!, seed: 31, families: ['plain', 'qa'] }];
     const r = (await runInvariance({ config, configDir: dir, dir: path.join(dir, 'sets'), context: heuristicContext() }))!;
     expect(r.rewrites.map((w) => [w.family, w.queries])).toEqual([['terse', 24], ['prose', 24]]);
+    // The bundles rewritten are the set's (its seed and families, not its file's), each in one other family.
+    const written = (name: string) => {
+      const line = fs.readFileSync(path.join(dir, 'sets', name, 'manifest.jsonl'), 'utf8').split('\n')[0]!;
+      const c = (JSON.parse(line) as { config: { seed: number; wording: { families: string[]; rewriteAs?: string } } }).config;
+      return [c.seed, c.wording.families, c.wording.rewriteAs ?? null];
+    };
+    expect(written('tiny-invariance')).toEqual([31, ['plain', 'qa'], null]);
+    expect(written('tiny-as-terse')).toEqual([31, ['plain', 'qa'], 'terse']);
     // Each share of changed decisions, their mean and the shuffle's cost come with a 95% interval around them.
     const around = (x: number | null, i: [number, number] | null) => {
       expect(i![0]).toBeLessThanOrEqual(x!);
