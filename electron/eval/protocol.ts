@@ -67,7 +67,10 @@ export const ProtocolSchema = z.object({
    * CAMA's decisions alone (at most maxChanged % of queries, on the same initial slices), and dealing out
    * kind / observed / source_type at random must cost at most maxShuffleCost CMR points, on average over
    * the permutations of shuffleSeeds (one permutation is one draw: six of them cost one model 2.0-13.7
-   * points on one set, so a bound judged on one draw judges the draw).
+   * points on one set, so a bound judged on one draw judges the draw). `worlds`: more seeds of the set (the
+   * same knobs, other subjects, agents and sources) whose questions join the rewrite's, where one world's
+   * 200 questions put a 95% interval of about ±2 points around the share changed; the shuffle is judged on
+   * the set's own world.
    */
   invariance: z
     .object({
@@ -76,6 +79,7 @@ export const ProtocolSchema = z.object({
       maxChanged: z.number(),
       maxShuffleCost: z.number(),
       shuffleSeeds: z.array(z.number().int().min(0)).min(1).optional(),
+      worlds: z.array(z.number().int().min(0)).min(1).optional(),
     })
     .optional(),
 });
@@ -242,6 +246,8 @@ export async function runProtocol(opts: ProtocolOptions): Promise<ProtocolRow[]>
 
 export interface InvarianceResult {
   set: string;
+  /** The seeds of the worlds whose questions the rewrite's figures pool: the set's own first. */
+  worlds: number[];
   /**
    * Per family: % of queries whose CAMA decision differs between the set and its rewrite in that family,
    * on the same initial slices: with recovery (what `cama` answers; an Expand retrieves by wording, so the
@@ -277,11 +283,15 @@ export async function runInvariance(opts: ProtocolOptions): Promise<InvarianceRe
   const file = resolve(opts.configDir, set.simulate);
   const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   const cama = resolveMethods(['cama'])[0] as ReturnType<typeof resolveMethods>[number];
-  const generate = async (name: string, over: Record<string, unknown>): Promise<string> => {
-    const out = join(opts.dir, `${set.name}-${name}`);
-    // The set as the protocol names it (its seed and families, as its rows are generated), then the rewrite.
-    const config = simulatorConfig(deepMerge(deepMerge(raw, setKnobs(set)), over));
-    if (!unchanged(out, config)) await simulate(config, out, (d, t) => opts.onProgress?.(`generate ${set.name} ${name}`, d, t));
+  // The set as the protocol names it (its seed and families, as its rows are generated), in one world (its own,
+  // or another seed of the same knobs), then the rewrite.
+  const configOf = (world: number | null, over: Record<string, unknown>) =>
+    simulatorConfig(deepMerge(deepMerge(deepMerge(raw, setKnobs(set)), world === null ? {} : { seed: world }), over));
+  const generate = async (world: number | null, name: string, over: Record<string, unknown>): Promise<string> => {
+    const label = world === null ? set.name : `${set.name}-w${world}`;
+    const out = join(opts.dir, `${label}-${name}`);
+    const config = configOf(world, over);
+    if (!unchanged(out, config)) await simulate(config, out, (d, t) => opts.onProgress?.(`generate ${label} ${name}`, d, t));
     return out;
   };
   const open = (dir: string, metadata: 'keep' | 'shuffled' = 'keep', shuffleSeed?: number): Store => {
@@ -289,53 +299,61 @@ export async function runInvariance(opts: ProtocolOptions): Promise<InvarianceRe
     importBundle(store, dir, { metadata, shuffleSeed });
     return store;
   };
-  const plainDir = await generate('invariance', {});
-  const plain = open(plainDir);
-  const rewrites: InvarianceResult['rewrites'] = [];
-  let meanChanged: number | null = null;
-  let meanChangedCi95: Interval | null = null;
-  try {
-    const queries = plain.queries().filter((q) => q.answer !== undefined);
-    const decide = async (store: Store, q: (typeof queries)[number], budget?: number) => {
-      const initial = store.memories(initialSlice(plain, q, opts.context.config.k).map((m) => m.id));
-      const config = budget === undefined ? opts.context.config : { ...opts.context.config, budget };
-      return (await cama.predict({ ...opts.context, config, source: store }, q, initial, 'base')).answer;
-    };
-    const differ = (a: string | null, b: string | null) => (a === null) !== (b === null) || (a !== null && b !== null && normalize(a) !== normalize(b));
-    const before = new Map<string, [string | null, string | null]>();
-    for (const q of queries) before.set(q.id, [await decide(plain, q), await decide(plain, q, 0)]);
-    // Per question, in how many families its decision changed: the mean's interval resamples questions.
-    const changedIn = new Array<number>(queries.length).fill(0);
-    const ones = changedIn.map(() => 1);
-    for (const family of inv.families) {
-      const other = open(await generate(`as-${family}`, { wording: { rewriteAs: family } }));
-      try {
-        const changed: number[] = [];
-        let singlePassChanged = 0;
-        for (const [i, q] of queries.entries()) {
-          const [a, a0] = before.get(q.id) ?? [null, null];
-          changed.push(differ(a, await decide(other, q)) ? 1 : 0);
-          changedIn[i] = (changedIn[i] as number) + (changed[i] as number);
-          if (differ(a0, await decide(other, q, 0))) singlePassChanged++;
-          opts.onProgress?.(`invariance: rewritten as ${family}`, i + 1, queries.length);
+  const differ = (a: string | null, b: string | null) => (a === null) !== (b === null) || (a !== null && b !== null && normalize(a) !== normalize(b));
+  // Per family, over every world's questions: 1 where the decision changed, and the single-pass changes.
+  const changedBy = new Map<string, number[]>(inv.families.map((f) => [f, []]));
+  const singlePassBy = new Map<string, number>(inv.families.map((f) => [f, 0]));
+  // Per question (every world's, in order), in how many families its decision changed: the mean's interval resamples questions.
+  const changedIn: number[] = [];
+  const worlds = [null, ...(inv.worlds ?? [])];
+  for (const world of worlds) {
+    const plain = open(await generate(world, 'invariance', {}));
+    try {
+      const queries = plain.queries().filter((q) => q.answer !== undefined);
+      const decide = async (store: Store, q: (typeof queries)[number], budget?: number) => {
+        const initial = store.memories(initialSlice(plain, q, opts.context.config.k).map((m) => m.id));
+        const config = budget === undefined ? opts.context.config : { ...opts.context.config, budget };
+        return (await cama.predict({ ...opts.context, config, source: store }, q, initial, 'base')).answer;
+      };
+      const before = new Map<string, [string | null, string | null]>();
+      for (const q of queries) before.set(q.id, [await decide(plain, q), await decide(plain, q, 0)]);
+      const first = changedIn.length;
+      changedIn.push(...queries.map(() => 0));
+      for (const family of inv.families) {
+        const other = open(await generate(world, `as-${family}`, { wording: { rewriteAs: family } }));
+        try {
+          const changed = changedBy.get(family) as number[];
+          for (const [i, q] of queries.entries()) {
+            const [a, a0] = before.get(q.id) ?? [null, null];
+            const c = differ(a, await decide(other, q)) ? 1 : 0;
+            changed.push(c);
+            changedIn[first + i] = (changedIn[first + i] as number) + c;
+            if (differ(a0, await decide(other, q, 0))) singlePassBy.set(family, (singlePassBy.get(family) as number) + 1);
+            opts.onProgress?.(`invariance: ${world === null ? '' : `world ${world}, `}rewritten as ${family}`, i + 1, queries.length);
+          }
+        } finally {
+          other.close();
         }
-        const pct = (n: number) => (100 * n) / Math.max(1, queries.length);
-        rewrites.push({
-          family,
-          changed: pct(changed.reduce((a, b) => a + b, 0)),
-          changedCi95: bootstrapRatio(changed, ones),
-          singlePassChanged: pct(singlePassChanged),
-          queries: queries.length,
-        });
-      } finally {
-        other.close();
       }
+    } finally {
+      plain.close();
     }
-    meanChanged = rewrites.length > 0 ? rewrites.reduce((a, w) => a + w.changed, 0) / rewrites.length : null;
-    meanChangedCi95 = rewrites.length > 0 ? bootstrapRatio(changedIn, ones.map(() => rewrites.length)) : null;
-  } finally {
-    plain.close();
   }
+  const pct = (n: number) => (100 * n) / Math.max(1, changedIn.length);
+  const rewrites: InvarianceResult['rewrites'] = inv.families.map((family) => {
+    const changed = changedBy.get(family) as number[];
+    return {
+      family,
+      changed: pct(changed.reduce((a, b) => a + b, 0)),
+      changedCi95: bootstrapRatio(changed, changed.map(() => 1)),
+      singlePassChanged: pct(singlePassBy.get(family) as number),
+      queries: changed.length,
+    };
+  });
+  const meanChanged = rewrites.length > 0 ? rewrites.reduce((a, w) => a + w.changed, 0) / rewrites.length : null;
+  const meanChangedCi95 = rewrites.length > 0 ? bootstrapRatio(changedIn, changedIn.map(() => rewrites.length)) : null;
+  // The shuffle is judged on the set's own world.
+  const plainDir = await generate(null, 'invariance', {});
   /** CAMA's CMR, and whether it answered each minority question right (by id), for the pairing. */
   const cmrOf = async (metadata: 'keep' | 'shuffled', shuffleSeed?: number): Promise<{ cmr: number | null; right: Map<string, boolean> }> => {
     const store = open(plainDir, metadata, shuffleSeed);
@@ -370,6 +388,7 @@ export async function runInvariance(opts: ProtocolOptions): Promise<InvarianceRe
   const costs = [...kept.right].map(([id, ok]) => (ok ? 1 : 0) - shuffledRight.reduce((a, m) => a + (m.get(id) ? 1 : 0), 0) / shuffledRight.length);
   return {
     set: set.name,
+    worlds: worlds.map((w) => configOf(w, {}).seed),
     rewrites,
     meanChanged,
     meanChangedCi95,
@@ -389,7 +408,7 @@ export function renderInvariance(r: InvarianceResult): string {
     return `${pass ? yes : no}${how === 'unknown' ? '' : how === 'clear' ? ', clearly' : ', within noise'}`;
   };
   const lines = [
-    `Invariance on ${r.set} (the set rewritten in one family, same facts, claims, metadata and provenance, same initial slices; bound: decision changed on at most ${r.maxChanged}% of queries):`,
+    `Invariance on ${r.set}${r.worlds.length > 1 ? ` in ${r.worlds.length} worlds (seeds ${r.worlds.join(', ')}; their questions pooled)` : ''} (the set rewritten in one family, same facts, claims, metadata and provenance, same initial slices; bound: decision changed on at most ${r.maxChanged}% of queries):`,
     '',
     '| rewritten as | queries | cama decisions changed (%), 95% interval | within bound | single-pass decisions changed (%) |',
     '|---|---|---|---|---|',
@@ -400,7 +419,7 @@ export function renderInvariance(r: InvarianceResult): string {
       ? [`| mean over the families | | ${r.meanChanged.toFixed(1)}${ci(r.meanChangedCi95)} | ${verdict(r.meanChanged, r.meanChangedCi95, r.maxChanged, 'yes', 'NO')} | |`]
       : []),
     '',
-    `Metadata dealt out at random (kind, observed, source_type): cama CMR ${f1(r.shuffle.cmr)} -> ${f1(r.shuffle.shuffledCmr)}${r.shuffle.draws.length > 1 ? ` on average over ${r.shuffle.draws.length} permutations` : ''}, cost ${f1(r.shuffle.cost)} points${ci(r.shuffle.costCi95)} (bound ${r.maxShuffleCost}: ${verdict(r.shuffle.cost, r.shuffle.costCi95, r.maxShuffleCost, 'within', 'OUT OF BOUND')}).`,
+    `Metadata dealt out at random (kind, observed, source_type${r.worlds.length > 1 ? `; in seed ${r.worlds[0]}'s world` : ''}): cama CMR ${f1(r.shuffle.cmr)} -> ${f1(r.shuffle.shuffledCmr)}${r.shuffle.draws.length > 1 ? ` on average over ${r.shuffle.draws.length} permutations` : ''}, cost ${f1(r.shuffle.cost)} points${ci(r.shuffle.costCi95)} (bound ${r.maxShuffleCost}: ${verdict(r.shuffle.cost, r.shuffle.costCi95, r.maxShuffleCost, 'within', 'OUT OF BOUND')}).`,
     ...(r.shuffle.draws.length > 1 ? [`Cost per permutation (seed: points): ${r.shuffle.draws.map((d) => `${d.seed}: ${f1(r.shuffle.cmr === null || d.shuffledCmr === null ? null : r.shuffle.cmr - d.shuffledCmr)}`).join(', ')}.`] : []),
   ];
   return lines.join('\n');

@@ -91,7 +91,12 @@ describe('the evaluation protocol', () => {
     expect(setsOf(validation.ablations)).toEqual(setsOf(report.ablations));
     expect(report.ablations?.sets).toEqual(['simulator-test', 'heldout-families']);
     expect(validation.ablations?.sets).toEqual(['simulator-validation', 'validation-families']);
-    expect({ ...validation.invariance, set: '', families: [] }).toEqual({ ...report.invariance, set: '', families: [] });
+    expect({ ...validation.invariance, set: '', families: [], worlds: undefined }).toEqual({ ...report.invariance, set: '', families: [] });
+    // The rewrite pools two more worlds of the generator's validation set: validation-worlds.json's seeds for it.
+    const worlds = readProtocol(path.join(configs, 'validation-worlds.json'));
+    const simulatorWorlds = worlds.sets.filter((s) => s.simulate === 'simulator-validation.json' && s.seed !== undefined).map((s) => s.seed);
+    expect(validation.invariance?.worlds).toEqual(simulatorWorlds);
+    expect(simulatorWorlds.some((seed) => reportSeeds.has(seed))).toBe(false);
     expect(validation.invariance?.set).toBe('simulator-validation');
     expect([...validation.invariance!.families].sort()).toEqual([...training, ...VALIDATION_FAMILY_NAMES].sort());
     // The shuffle check averages several permutations: one draw of it is noise (README, Results).
@@ -318,6 +323,30 @@ describe('the evaluation protocol', () => {
     expect(text).toMatch(/^\| mean over the families \| \| \d+\.\d \(95% \d+\.\d to \d+\.\d\) \| (yes|NO), (clearly|within noise) \| \|$/m);
     expect(text).toMatch(/cost -?\d+\.\d points \(95% -?\d+\.\d to -?\d+\.\d\) \(bound 10: (within|OUT OF BOUND), (clearly|within noise)\)/);
     expect(text).toMatch(/Cost per permutation \(seed: points\): 1: -?\d+\.\d, 2: -?\d+\.\d, 3: -?\d+\.\d\./);
+  });
+
+  it('pools the rewrite over more worlds of the invariance set, and judges the shuffle on its own', async () => {
+    const invariance = { set: 'tiny', families: ['terse'], maxChanged: 5, maxShuffleCost: 10, shuffleSeeds: [1] };
+    const rest = { provenance: [0.5], claims: ['keep' as const], methods: ['cama'] };
+    const run = async (seed: number, worlds?: number[]) => {
+      const { dir, config } = tinyProtocol(seed, { ...rest, invariance: { ...invariance, ...(worlds ? { worlds } : {}) } });
+      return { dir, r: (await runInvariance({ config, configDir: dir, dir: path.join(dir, 'sets'), context: heuristicContext() }))! };
+    };
+    const [own, other, pooled] = await Promise.all([run(9), run(11), run(9, [11])]);
+    expect(pooled.r.worlds).toEqual([9, 11]);
+    expect(own.r.worlds).toEqual([9]);
+    // Every question of both worlds counts once: the pooled share is the two worlds' shares by their questions.
+    const [a, b, p] = [own.r.rewrites[0]!, other.r.rewrites[0]!, pooled.r.rewrites[0]!];
+    expect(p.queries).toBe(a.queries + b.queries);
+    expect(p.changed).toBeCloseTo((a.changed * a.queries + b.changed * b.queries) / p.queries, 9);
+    expect(p.singlePassChanged).toBeCloseTo((a.singlePassChanged * a.queries + b.singlePassChanged * b.queries) / p.queries, 9);
+    expect(pooled.r.meanChanged).toBeCloseTo(p.changed, 9);
+    // The other world is its own bundle, at its seed; the shuffle is the set's own world's.
+    const seedOf = (name: string) => (JSON.parse(fs.readFileSync(path.join(pooled.dir, 'sets', name, 'manifest.jsonl'), 'utf8').split('\n')[0]!) as { config: { seed: number } }).config.seed;
+    expect([seedOf('tiny-invariance'), seedOf('tiny-w11-invariance'), seedOf('tiny-w11-as-terse')]).toEqual([9, 11, 11]);
+    expect(pooled.r.shuffle).toEqual(own.r.shuffle);
+    expect(renderInvariance(pooled.r)).toContain('Invariance on tiny in 2 worlds (seeds 9, 11; their questions pooled)');
+    expect(renderInvariance(own.r)).not.toContain('worlds');
   });
 
   it('keeps a SituatedQA part apart, and reuses its bundle while nothing changed', async () => {
