@@ -306,6 +306,11 @@ export async function runInvariance(opts: ProtocolOptions): Promise<InvarianceRe
   // Per question (every world's, in order), in how many families its decision changed: the mean's interval resamples questions.
   const changedIn: number[] = [];
   const worlds = [null, ...(inv.worlds ?? [])];
+  const seeds = worlds.map((w) => configOf(w, {}).seed);
+  const repeated = seeds.find((seed, i) => seeds.indexOf(seed) !== i);
+  if (repeated !== undefined) {
+    throw new Error(`protocol: invariance.worlds names the world of seed ${repeated} twice (the set ${set.name}'s own seed is ${seeds[0]}): its questions would count twice`);
+  }
   for (const world of worlds) {
     const plain = open(await generate(world, 'invariance', {}));
     try {
@@ -388,7 +393,7 @@ export async function runInvariance(opts: ProtocolOptions): Promise<InvarianceRe
   const costs = [...kept.right].map(([id, ok]) => (ok ? 1 : 0) - shuffledRight.reduce((a, m) => a + (m.get(id) ? 1 : 0), 0) / shuffledRight.length);
   return {
     set: set.name,
-    worlds: worlds.map((w) => configOf(w, {}).seed),
+    worlds: seeds,
     rewrites,
     meanChanged,
     meanChangedCi95,

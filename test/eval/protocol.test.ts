@@ -292,7 +292,7 @@ describe('the evaluation protocol', () => {
       methods: ['cama'],
       invariance: { set: 'tiny', families: ['terse', 'prose'], maxChanged: 5, maxShuffleCost: 10, shuffleSeeds: [1, 2, 3] },
     });
-    // The set names its own seed and families beside its file, as a protocol's worlds do.
+    // The set names its own seed and families beside its file, as validation-worlds.json's sets do.
     config.sets = [{ ...config.sets[0]!, seed: 31, families: ['plain', 'qa'] }];
     const r = (await runInvariance({ config, configDir: dir, dir: path.join(dir, 'sets'), context: heuristicContext() }))!;
     expect(r.rewrites.map((w) => [w.family, w.queries])).toEqual([['terse', 24], ['prose', 24]]);
@@ -347,6 +347,9 @@ describe('the evaluation protocol', () => {
     expect(pooled.r.shuffle).toEqual(own.r.shuffle);
     expect(renderInvariance(pooled.r)).toContain('Invariance on tiny in 2 worlds (seeds 9, 11; their questions pooled)');
     expect(renderInvariance(own.r)).not.toContain('worlds');
+    // A world named twice, or the set's own, would count its questions twice: refused, naming the seed.
+    await expect(run(9, [9])).rejects.toThrow("invariance.worlds names the world of seed 9 twice (the set tiny's own seed is 9)");
+    await expect(run(9, [11, 11])).rejects.toThrow('seed 11 twice');
   });
 
   it('keeps a SituatedQA part apart, and reuses its bundle while nothing changed', async () => {
