@@ -8,7 +8,8 @@
 // that reads the wording. What "all" leaves is the rest of the engine's reading: the hypotheses and the
 // claim-free memories' extracted values, read from the rewritten texts in every variant.
 //   npx tsx test/bench/experiments/rewrite-flips-by-part.ts [--model MODEL.onnx] PLAIN_DIR REWRITE_DIR...
-// Results are in docs/experiments.md ("Which part of the model reads the wording").
+// Results are in docs/experiments.md ("Which part of the model reads the wording", and for the model shipped
+// on 2026-12-07 and two blind to the hashed texts, "2026-12-07 (dawn)").
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importBundle } from '../../../electron/bundle/import';
