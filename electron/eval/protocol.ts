@@ -286,7 +286,7 @@ export async function runInvariance(opts: ProtocolOptions): Promise<InvarianceRe
   // The set as the protocol names it (its seed and families, as its rows are generated), in one world (its own,
   // or another seed of the same knobs), then the rewrite.
   const configOf = (world: number | null, over: Record<string, unknown>) =>
-    simulatorConfig(deepMerge(deepMerge(deepMerge(raw, setKnobs(set)), world === null ? {} : { seed: world }), over));
+    simulatorConfig(deepMerge(deepMerge(raw, { ...setKnobs(set), ...(world === null ? {} : { seed: world }) }), over));
   const generate = async (world: number | null, name: string, over: Record<string, unknown>): Promise<string> => {
     const label = world === null ? set.name : `${set.name}-w${world}`;
     const out = join(opts.dir, `${label}-${name}`);
@@ -306,13 +306,15 @@ export async function runInvariance(opts: ProtocolOptions): Promise<InvarianceRe
   // Per question (every world's, in order), in how many families its decision changed: the mean's interval resamples questions.
   const changedIn: number[] = [];
   const worlds = [null, ...(inv.worlds ?? [])];
-  const seeds = worlds.map((w) => configOf(w, {}).seed);
+  const seeds = worlds.map((w) => w ?? configOf(null, {}).seed);
   const repeated = seeds.find((seed, i) => seeds.indexOf(seed) !== i);
   if (repeated !== undefined) {
     throw new Error(`protocol: invariance.worlds names the world of seed ${repeated} twice (the set ${set.name}'s own seed is ${seeds[0]}): its questions would count twice`);
   }
+  // The set's own world, rewritten below like the others; the shuffle is judged on it.
+  const plainDir = await generate(null, 'invariance', {});
   for (const world of worlds) {
-    const plain = open(await generate(world, 'invariance', {}));
+    const plain = open(world === null ? plainDir : await generate(world, 'invariance', {}));
     try {
       const queries = plain.queries().filter((q) => q.answer !== undefined);
       const decide = async (store: Store, q: (typeof queries)[number], budget?: number) => {
@@ -357,8 +359,6 @@ export async function runInvariance(opts: ProtocolOptions): Promise<InvarianceRe
   });
   const meanChanged = rewrites.length > 0 ? rewrites.reduce((a, w) => a + w.changed, 0) / rewrites.length : null;
   const meanChangedCi95 = rewrites.length > 0 ? bootstrapRatio(changedIn, changedIn.map(() => rewrites.length)) : null;
-  // The shuffle is judged on the set's own world.
-  const plainDir = await generate(null, 'invariance', {});
   /** CAMA's CMR, and whether it answered each minority question right (by id), for the pairing. */
   const cmrOf = async (metadata: 'keep' | 'shuffled', shuffleSeed?: number): Promise<{ cmr: number | null; right: Map<string, boolean> }> => {
     const store = open(plainDir, metadata, shuffleSeed);
