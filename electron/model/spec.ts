@@ -117,6 +117,15 @@ export interface Hyper {
    */
   memoryTextBlind?: boolean;
   /**
+   * The credibility does not read the memories' hashed texts; the affinity and the support still do. c_i is
+   * read from a second pass of the same attention layers (the same weights) over a second input projection,
+   * W_m masked to zero on the hashed-text columns as with memoryTextBlind, so a wording family's vocabulary
+   * cannot move how much a statement counts while it still helps to tell copies apart. With
+   * contextFreeCredibility, c_i reads that projection itself. Refused with memoryTextBlind, which already
+   * hides the texts from every head. Absent (false) in models trained before it existed.
+   */
+  credibilityTextBlind?: boolean;
+  /**
    * Inputs the model never reads (BLINDABLE): fixed zero masks on their rows of W_m, on their entries of
    * every w_pair and (`self-report`) on their weights in the reliability head, so the exported graph itself
    * ignores them, whatever a caller feeds it. A memory's `kind` is what it says of itself and can lie; a
@@ -159,6 +168,7 @@ export function designOf(hyper: Readonly<Record<string, unknown>>): DesignNote[]
     out.push({ tag: 'blind to self-reports', meaning: "never reads whether a memory says it was observed, its source type or its agent's published reliability; its reliability ρ is one constant for every memory with metadata" });
   }
   if (hyper.memoryTextBlind === true) out.push({ tag: 'memory texts unread', meaning: "its input projection does not read the memories' hashed texts; text counts through the pair and support features" });
+  if (hyper.credibilityTextBlind === true) out.push({ tag: 'credibility blind to texts', meaning: "its credibility c_i does not read the memories' hashed texts (its grouping and support do), so a memory's wording cannot change how much it counts" });
   if (hyper.clusterAttention === true) out.push({ tag: 'attention by cluster', meaning: "each key's attention is shared by its soft cluster, so appended copies hardly move what the other members see" });
   else if (hyper.componentAttention === true) out.push({ tag: 'attention by component', meaning: 'a source and its recorded copies draw the attention of one member' });
   if (hyper.contextFreeCredibility === true) out.push({ tag: 'context-free credibility', meaning: 'credibility c_i from the memory and the query alone, not from the rest of the slice' });
@@ -295,18 +305,22 @@ function affinityPairInit(version: FeaturizerVersion): number[] {
 const SUPPORT_INIT = [2, 2, -2, -1, 0, 0];
 
 /**
- * Refuses attention by recorded component and by soft cluster together: the cluster's size already counts
- * a recorded component (its links gain λμ), so both would discount a recorded copy twice.
+ * Refuses hyper-parameters that overlap: attention by recorded component and by soft cluster together (the
+ * cluster's size already counts a recorded component, its links gain λμ, so both would discount a recorded
+ * copy twice), and a credibility blind to the hashed texts in a model that reads none of them.
  */
-export function checkAttention(hyper: Hyper, where: string): void {
+export function checkHyper(hyper: Hyper, where: string): void {
   if (hyper.componentAttention && hyper.clusterAttention) {
     throw new RangeError(`${where}: --cluster-attention already shares attention by recorded component; give it or --component-attention, not both (together a recorded copy would be discounted twice)`);
+  }
+  if (hyper.credibilityTextBlind && hyper.memoryTextBlind) {
+    throw new RangeError(`${where}: --memory-text-blind already hides the hashed texts from the credibility; give it or --credibility-text-blind, not both`);
   }
 }
 
 /** The model description for the given hyper-parameters, fed by the given featurizer version. */
 export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersion = FEATURIZER_VERSION): ModelSpec {
-  checkAttention(hyper, 'buildSpec');
+  checkHyper(hyper, 'buildSpec');
   const { memoryDim, pairDim } = featureLayout(version);
   const g = new Builder();
   const d = hyper.hidden;
@@ -333,8 +347,8 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
   const pairWeights = (w: string): string => (pairMask ? g.binary('Mul', w, pairMask) : w);
   const wq = g.param('input.W_query', [TEXT_DIM, d]);
   const bIn = g.param('input.b', [d], { kind: 'zeros' });
-  let x = g.unary('Tanh', g.binary('Add', g.binary('Add', g.dense('memory_features', wm), g.dense('query_features', wq)), bIn), 'x_0');
-  const x0 = x;
+  const project = (w: string, out: string): string => g.unary('Tanh', g.binary('Add', g.binary('Add', g.dense('memory_features', w), g.dense('query_features', wq)), bIn), out);
+  const x0 = project(wm, 'x_0');
 
   // Eq. 2: self-attention over the slice with the provenance prior μ·b_ij and learned pairwise biases.
   const muB = g.binary('Mul', 'mu', 'provenance_prior', 'mu_b');
@@ -354,20 +368,32 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
     const d0 = unitDiagonal(logit0, 'cluster_affinity');
     clusterLogSize = g.unary('Log', g.reduce('ReduceSum', d0, [0], true), 'cluster_log_size');
   }
-  for (let l = 0; l < hyper.layers; l++) {
+  const layers = Array.from({ length: hyper.layers }, (_, l) => {
     const p = `attn${l}`;
-    const q = g.dense(x, g.param(`${p}.W_q`, [d, d]));
-    const k = g.dense(x, g.param(`${p}.W_k`, [d, d]));
-    const v = g.dense(x, g.param(`${p}.W_v`, [d, d]));
-    const scores = g.binary('Mul', g.binary('MatMul', q, g.transpose(k)), invSqrtD);
-    let logits = g.binary('Add', g.binary('Add', scores, muB), g.pairTerm(pairWeights(g.param(`${p}.w_pair`, [pairDim], { kind: 'zeros' }))), `${p}_logits`);
-    if (componentLogSize) logits = g.binary('Sub', logits, componentLogSize, `${p}_logits_by_component`);
-    if (clusterLogSize) logits = g.binary('Sub', logits, clusterLogSize, `${p}_logits_by_cluster`);
-    const alpha = g.softmax(logits, 1, `${p}_alpha`);
-    const update = g.dense(g.binary('MatMul', alpha, v), g.param(`${p}.W_o`, [d, d]), g.param(`${p}.b_o`, [d], { kind: 'zeros' }));
-    x = g.unary('Tanh', g.binary('Add', x, update), `x_${l + 1}`);
-  }
-  const u = x;
+    const wQ = g.param(`${p}.W_q`, [d, d]);
+    const wK = g.param(`${p}.W_k`, [d, d]);
+    const wV = g.param(`${p}.W_v`, [d, d]);
+    const wPair = g.param(`${p}.w_pair`, [pairDim], { kind: 'zeros' });
+    return { p, wQ, wK, wV, wPair, wO: g.param(`${p}.W_o`, [d, d]), bO: g.param(`${p}.b_o`, [d], { kind: 'zeros' }) };
+  });
+  /** The attention stack over a first projection; `tag` names a second pass's intermediates apart. */
+  const attend = (first: string, tag: string): string => {
+    let x = first;
+    for (const [l, { p, wQ, wK, wV, wPair, wO, bO }] of layers.entries()) {
+      const q = g.dense(x, wQ);
+      const k = g.dense(x, wK);
+      const v = g.dense(x, wV);
+      const scores = g.binary('Mul', g.binary('MatMul', q, g.transpose(k)), invSqrtD);
+      let logits = g.binary('Add', g.binary('Add', scores, muB), g.pairTerm(pairWeights(wPair)), `${p}_logits${tag}`);
+      if (componentLogSize) logits = g.binary('Sub', logits, componentLogSize, `${p}_logits_by_component${tag}`);
+      if (clusterLogSize) logits = g.binary('Sub', logits, clusterLogSize, `${p}_logits_by_cluster${tag}`);
+      const alpha = g.softmax(logits, 1, `${p}_alpha${tag}`);
+      const update = g.dense(g.binary('MatMul', alpha, v), wO, bO);
+      x = g.unary('Tanh', g.binary('Add', x, update), `x_${l + 1}${tag}`);
+    }
+    return x;
+  };
+  const u = attend(x0, '');
 
   // Pairwise same-factor affinity D (symmetric; the diagonal is forced to 1).
   const gEmb = g.dense(u, g.param('affinity.W', [d, hyper.affinity]));
@@ -388,7 +414,15 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
   const featureTerm = g.reduce('ReduceSum', g.binary('Mul', 'support_features', g.param('support.w', [SUPPORT_DIM], { kind: 'values', values: SUPPORT_INIT })), [2], false);
   const raw = g.unary('Tanh', g.binary('Add', g.binary('Add', featureTerm, g.binary('MatMul', us, g.transpose(hs))), g.param('support.b', [1], { kind: 'zeros' })));
   g.binary('Mul', raw, 'evidence', 'support');
-  g.unary('Sigmoid', g.dense(hyper.contextFreeCredibility ? x0 : u, g.param('credibility.w', [d, 1]), g.param('credibility.b', [1], { kind: 'values', values: [2.2] })), 'credibility');
+  // What the credibility reads: the attended u_i, or x_i alone (context-free); both blind to the hashed texts
+  // (a second projection and attention pass, the same weights) where credibilityTextBlind says so.
+  let credibilityIn = hyper.contextFreeCredibility ? x0 : u;
+  if (hyper.credibilityTextBlind) {
+    const textMask = g.fixed('credibility.mem_text_mask', [memoryDim, 1], Array.from({ length: memoryDim }, (_, c) => (c < TEXT_DIM ? 0 : 1)));
+    const xBlind = project(g.binary('Mul', wm, textMask, 'credibility_W_mem_masked'), 'x_0_text_blind');
+    credibilityIn = hyper.contextFreeCredibility ? xBlind : attend(xBlind, '_text_blind');
+  }
+  g.unary('Sigmoid', g.dense(credibilityIn, g.param('credibility.w', [d, 1]), g.param('credibility.b', [1], { kind: 'values', values: [2.2] })), 'credibility');
 
   // Eq. 6's learnable head, initialised at the engine's fixed head, exported as a constant output.
   let wRho = g.param('reliability.w', [PRIOR_DIM], { kind: 'values', values: [1.0, 2.0, 0.5, 0.3, 0.0, -0.3, -0.5, 0.0] });

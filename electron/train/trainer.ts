@@ -21,7 +21,7 @@ import { exportOnnx, OPSET } from '../model/onnx-export';
 import { OnnxEvidenceModel } from '../model/onnx-model';
 import { cardPathFor, modelNameOf } from '../model/paths';
 import type { FeatureGroup, FeaturizerVersion } from '../model/featurizer';
-import { buildSpec, checkAttention, CONTRACT_VERSION, DEFAULT_HYPER, FEATURIZER_VERSION, type Hyper, parameterCount } from '../model/spec';
+import { buildSpec, checkHyper, CONTRACT_VERSION, DEFAULT_HYPER, FEATURIZER_VERSION, type Hyper, parameterCount } from '../model/spec';
 import { useCpuBackend } from '../model/tf-setup';
 import { initialWeights } from '../model/weights';
 import { type DataSource, isSimulatorConfig, openDataSource } from './data';
@@ -208,7 +208,7 @@ export async function train(options: TrainOptions, onProgress: (e: TrainEvent) =
   const stepCost = options.stepCost ?? TRAIN_DEFAULTS.stepCost;
   const featurizer = options.featurizer ?? FEATURIZER_VERSION;
   const hyper: Hyper = { ...DEFAULT_HYPER, ...options.hyper };
-  checkAttention(hyper, 'train');
+  checkHyper(hyper, 'train');
   const config = engineConfig({ ...(options.engine as object | undefined), slots: hyper.slots, mu: hp.mu });
   await useCpuBackend();
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { featureLayout, featurize, groupColumns, MEMORY_DIM, type SliceFeatures } from '../../electron/model/featurizer';
 import { exportOnnx, OPSET, readInitializers } from '../../electron/model/onnx-export';
 import { OnnxEvidenceModel } from '../../electron/model/onnx-model';
-import { BLIND_MEMORY_MASK, BLIND_PAIR_MASK, buildSpec, DEFAULT_HYPER, type ModelSpec, parameterCount } from '../../electron/model/spec';
+import { BLIND_MEMORY_MASK, BLIND_PAIR_MASK, buildSpec, DEFAULT_HYPER, designOf, type ModelSpec, parameterCount } from '../../electron/model/spec';
 import { TEXT_DIM } from '../../electron/model/text-hash';
 import { initialWeights, type Weights } from '../../electron/model/weights';
 import { forward, inputTensors } from '../../electron/model/tf-forward';
@@ -263,6 +263,41 @@ describe('tfjs forward pass vs onnxruntime', () => {
       expect(maxAbsDiff(plainA, plainB)).toBeGreaterThan(1e-4);
       const ref = tfjsOutputs(g, 0.5, blind, blindWeights).affinity as Float32Array;
       expect(maxAbsDiff(ref, b.affinity)).toBeLessThan(1e-4);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('with its credibility blind to the hashed texts, c_i does not move when they change while the affinity does, and both runtimes agree', async () => {
+    const hyper = { ...DEFAULT_HYPER, credibilityTextBlind: true };
+    const credBlind = buildSpec(hyper);
+    expect(credBlind.params.filter((p) => !spec.params.some((q) => q.name === p.name))).toEqual([
+      expect.objectContaining({ name: 'credibility.mem_text_mask', shape: [MEMORY_DIM, 1], fixed: true }),
+    ]);
+    expect(parameterCount(credBlind)).toBe(parameterCount(spec)); // the second pass shares every weight
+    expect(designOf(hyper).map((d) => d.tag)).toEqual(['credibility blind to texts']);
+    const blindWeights = new Map(weights);
+    blindWeights.set('credibility.mem_text_mask', initialWeights(credBlind, 1).get('credibility.mem_text_mask') as Float32Array);
+    const other = await OnnxEvidenceModel.fromBytes(exportOnnx(credBlind, blindWeights, { name: 'credibility-blind', mu: 0.5, hyper }), 'credibility-blind.onnx');
+    try {
+      const { features: f } = featuresWithK(10);
+      const shuffled = Float32Array.from(f.memory);
+      for (let i = 0; i < f.K; i++) shuffled.set(f.memory.subarray(((i + 1) % f.K) * MEMORY_DIM, ((i + 1) % f.K) * MEMORY_DIM + TEXT_DIM), i * MEMORY_DIM);
+      const g = { ...f, memory: shuffled };
+      const [a, b] = [await other.run(f, 0.5), await other.run(g, 0.5)];
+      expect(maxAbsDiff(a.credibility, b.credibility)).toBe(0);
+      expect(maxAbsDiff(a.affinity, b.affinity)).toBeGreaterThan(1e-4);
+      expect(maxAbsDiff(a.support, b.support)).toBeGreaterThan(1e-4);
+      // Its affinity and support are the plain model's: only the credibility changes.
+      const plain = await model.run(g, 0.5);
+      expect(maxAbsDiff(plain.affinity, b.affinity)).toBeLessThan(1e-6);
+      expect(maxAbsDiff(plain.credibility, b.credibility)).toBeGreaterThan(1e-4);
+      // Still attended: members appended to the slice move the others' credibility.
+      const grown = appendMembers(f, featuresWithK(15).features, 5);
+      const after = (await other.run(grown, 0.5)).credibility;
+      expect(maxAbsDiff(a.credibility, after.subarray(0, a.credibility.length))).toBeGreaterThan(1e-3);
+      const ref = tfjsOutputs(grown, 0.5, credBlind, blindWeights).credibility as Float32Array;
+      expect(maxAbsDiff(ref, after)).toBeLessThan(1e-4);
     } finally {
       await other.close();
     }

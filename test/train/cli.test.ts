@@ -53,6 +53,12 @@ describe('cama train', () => {
     expect(bad.stderr).toContain('--cluster-attention already shares attention by recorded component; give it or --component-attention, not both');
   });
 
+  it('refuses a credibility blind to the hashed texts in a model blind to them all', async () => {
+    const bad = await cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.onnx', '--memory-text-blind', '--credibility-text-blind');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('--memory-text-blind already hides the hashed texts from the credibility; give it or --credibility-text-blind, not both');
+  });
+
   it('refuses a featurizer version it cannot compute, naming the ones it can', async () => {
     const bad = await cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.onnx', '--featurizer', 'cama-features/4');
     expect(bad.status).not.toBe(0);
