@@ -12,7 +12,8 @@
 //   Z     (outside the graph, shared/math/assignment.ts) the evidence members grouped by average linkage of D,
 //           each row a softmax over the groups of its mean affinity to them (Eq. 1); a member that states
 //           nothing about the key takes no part and gets a uniform row
-//   c_i   = σ(w_cᵀ u_i + b_c)  (u_i = x_i with contextFreeCredibility)      credibility: an evidence row's support
+//   c_i   = σ(w_cᵀ u_i + b_c)  (u_i = x_i with contextFreeCredibility;      credibility: an evidence row's support
+//           with credibilityTextBlind, x_i and u_i of a second pass whose W_m has its hashed-text rows zeroed)
 //           is its symbolic assertion (claims, or the values read in its text: ±1) times c_i, so a stale or
 //           doubtful statement can count for less, but never for the other side
 //   s_ih  = e_i tanh(w_sᵀ f_ih + (u_i W_s)ᵀ(h W_h) + b)                     a neural support scorer from the
@@ -168,7 +169,7 @@ export function designOf(hyper: Readonly<Record<string, unknown>>): DesignNote[]
     out.push({ tag: 'blind to self-reports', meaning: "never reads whether a memory says it was observed, its source type or its agent's published reliability; its reliability ρ is one constant for every memory with metadata" });
   }
   if (hyper.memoryTextBlind === true) out.push({ tag: 'memory texts unread', meaning: "its input projection does not read the memories' hashed texts; text counts through the pair and support features" });
-  if (hyper.credibilityTextBlind === true) out.push({ tag: 'credibility blind to texts', meaning: "its credibility c_i does not read the memories' hashed texts (its grouping and support do), so a memory's wording cannot change how much it counts" });
+  if (hyper.credibilityTextBlind === true) out.push({ tag: 'credibility blind to texts', meaning: "its credibility c_i does not read the memories' hashed texts (its grouping and support do); text still reaches it through the scalar and pair features" });
   if (hyper.clusterAttention === true) out.push({ tag: 'attention by cluster', meaning: "each key's attention is shared by its soft cluster, so appended copies hardly move what the other members see" });
   else if (hyper.componentAttention === true) out.push({ tag: 'attention by component', meaning: 'a source and its recorded copies draw the attention of one member' });
   if (hyper.contextFreeCredibility === true) out.push({ tag: 'context-free credibility', meaning: 'credibility c_i from the memory and the query alone, not from the rest of the slice' });
