@@ -53,6 +53,18 @@ function featuresWithK(K: number): { features: SliceFeatures; query: Query } {
   throw new Error(`no query with ${K} memories`);
 }
 
+/** `f` with every memory's hashed text (its first TEXT_DIM columns) replaced by the next memory's. */
+function textsShifted(f: SliceFeatures): SliceFeatures {
+  const memory = Float32Array.from(f.memory);
+  for (let i = 0; i < f.K; i++) memory.set(f.memory.subarray(((i + 1) % f.K) * MEMORY_DIM, ((i + 1) % f.K) * MEMORY_DIM + TEXT_DIM), i * MEMORY_DIM);
+  return { ...f, memory };
+}
+
+/** The shared random weights plus the fixed tensor `name` of `other` (a mask, as built). */
+function withFixed(other: ModelSpec, name: string): Weights {
+  return new Map([...weights, [name, initialWeights(other, 1).get(name) as Float32Array]]);
+}
+
 /** `f` with the last `n` members of `extra` appended (same hypotheses as `f`; new members unlinked, no support). */
 function appendMembers(f: SliceFeatures, extra: SliceFeatures, n: number): SliceFeatures {
   const K = f.K + n;
@@ -243,15 +255,11 @@ describe('tfjs forward pass vs onnxruntime', () => {
       expect.objectContaining({ name: 'input.mem_text_mask', shape: [MEMORY_DIM, 1], fixed: true }),
     ]);
     expect(parameterCount(blind)).toBe(parameterCount(spec));
-    const blindWeights = new Map(weights);
-    blindWeights.set('input.mem_text_mask', initialWeights(blind, 1).get('input.mem_text_mask') as Float32Array);
+    const blindWeights = withFixed(blind, 'input.mem_text_mask');
     const other = await OnnxEvidenceModel.fromBytes(exportOnnx(blind, blindWeights, { name: 'blind', mu: 0.5, hyper }), 'blind.onnx');
     try {
       const { features: f } = featuresWithK(10);
-      // The same slice with every memory's hashed text replaced by another memory's.
-      const shuffled = Float32Array.from(f.memory);
-      for (let i = 0; i < f.K; i++) shuffled.set(f.memory.subarray(((i + 1) % f.K) * MEMORY_DIM, ((i + 1) % f.K) * MEMORY_DIM + TEXT_DIM), i * MEMORY_DIM);
-      const g = { ...f, memory: shuffled };
+      const g = textsShifted(f);
       const a = await other.run(f, 0.5);
       const b = await other.run(g, 0.5);
       expect(maxAbsDiff(a.affinity, b.affinity)).toBe(0);
@@ -276,14 +284,11 @@ describe('tfjs forward pass vs onnxruntime', () => {
     ]);
     expect(parameterCount(credBlind)).toBe(parameterCount(spec)); // the second pass shares every weight
     expect(designOf(hyper).map((d) => d.tag)).toEqual(['credibility blind to texts']);
-    const blindWeights = new Map(weights);
-    blindWeights.set('credibility.mem_text_mask', initialWeights(credBlind, 1).get('credibility.mem_text_mask') as Float32Array);
+    const blindWeights = withFixed(credBlind, 'credibility.mem_text_mask');
     const other = await OnnxEvidenceModel.fromBytes(exportOnnx(credBlind, blindWeights, { name: 'credibility-blind', mu: 0.5, hyper }), 'credibility-blind.onnx');
     try {
       const { features: f } = featuresWithK(10);
-      const shuffled = Float32Array.from(f.memory);
-      for (let i = 0; i < f.K; i++) shuffled.set(f.memory.subarray(((i + 1) % f.K) * MEMORY_DIM, ((i + 1) % f.K) * MEMORY_DIM + TEXT_DIM), i * MEMORY_DIM);
-      const g = { ...f, memory: shuffled };
+      const g = textsShifted(f);
       const [a, b] = [await other.run(f, 0.5), await other.run(g, 0.5)];
       expect(maxAbsDiff(a.credibility, b.credibility)).toBe(0);
       expect(maxAbsDiff(a.affinity, b.affinity)).toBeGreaterThan(1e-4);
