@@ -326,12 +326,13 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
   const g = new Builder();
   const d = hyper.hidden;
   const one = g.constant('one', 1);
+  /** 0 on the memory columns of the hashed text, 1 on the rest: W_m's mask where a head must not read the text. */
+  const textMask = Array.from({ length: memoryDim }, (_, c) => (c < TEXT_DIM ? 0 : 1));
 
   // Query-conditioned input projection: x_i = tanh(W_m m_i + W_q q + b).
   let wm = g.param('input.W_mem', [memoryDim, d]);
   if (hyper.memoryTextBlind) {
-    const mask = Array.from({ length: memoryDim }, (_, c) => (c < TEXT_DIM ? 0 : 1));
-    wm = g.binary('Mul', wm, g.fixed('input.mem_text_mask', [memoryDim, 1], mask), 'input_W_mem_masked');
+    wm = g.binary('Mul', wm, g.fixed('input.mem_text_mask', [memoryDim, 1], textMask), 'input_W_mem_masked');
   }
   // Blind groups: their rows of W_m and their entries of every w_pair are multiplied by fixed zeros.
   const blind = hyper.blind ?? [];
@@ -419,8 +420,8 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
   // (a second projection and attention pass, the same weights) where credibilityTextBlind says so.
   let credibilityIn = hyper.contextFreeCredibility ? x0 : u;
   if (hyper.credibilityTextBlind) {
-    const textMask = g.fixed('credibility.mem_text_mask', [memoryDim, 1], Array.from({ length: memoryDim }, (_, c) => (c < TEXT_DIM ? 0 : 1)));
-    const xBlind = project(g.binary('Mul', wm, textMask, 'credibility_W_mem_masked'), 'x_0_text_blind');
+    const masked = g.binary('Mul', wm, g.fixed('credibility.mem_text_mask', [memoryDim, 1], textMask), 'credibility_W_mem_masked');
+    const xBlind = project(masked, 'x_0_text_blind');
     credibilityIn = hyper.contextFreeCredibility ? xBlind : attend(xBlind, '_text_blind');
   }
   g.unary('Sigmoid', g.dense(credibilityIn, g.param('credibility.w', [d, 1]), g.param('credibility.b', [1], { kind: 'values', values: [2.2] })), 'credibility');
