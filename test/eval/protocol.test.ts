@@ -35,6 +35,11 @@ const ROOT = path.join(__dirname, '../..');
 const TARGETS = { cmr: 75, rs: 8, err: 40, textAccuracy: 60 };
 
 /** The heuristic provider and policy at the default engine settings: the engine these runs score with. */
+/** The first line of a generated bundle's manifest.jsonl: what wrote it and with which config. */
+function manifestOf(bundle: string): { part?: string; wordingFamilies: object; config: { seed: number; wording: { families: string[]; rewriteAs?: string } } } {
+  return JSON.parse(fs.readFileSync(path.join(bundle, 'manifest.jsonl'), 'utf8').split('\n')[0]!);
+}
+
 function heuristicContext() {
   const config = engineConfig();
   return { config, model: heuristicModel(config.duplicateThreshold), policy: heuristicPolicy };
@@ -298,8 +303,7 @@ describe('the evaluation protocol', () => {
     expect(r.rewrites.map((w) => [w.family, w.queries])).toEqual([['terse', 24], ['prose', 24]]);
     // The bundles rewritten are the set's (its seed and families, not its file's), each in one other family.
     const written = (name: string) => {
-      const line = fs.readFileSync(path.join(dir, 'sets', name, 'manifest.jsonl'), 'utf8').split('\n')[0]!;
-      const c = (JSON.parse(line) as { config: { seed: number; wording: { families: string[]; rewriteAs?: string } } }).config;
+      const c = manifestOf(path.join(dir, 'sets', name)).config;
       return [c.seed, c.wording.families, c.wording.rewriteAs ?? null];
     };
     expect(written('tiny-invariance')).toEqual([31, ['plain', 'qa'], null]);
@@ -342,7 +346,7 @@ describe('the evaluation protocol', () => {
     expect(p.singlePassChanged).toBeCloseTo((a.singlePassChanged * a.queries + b.singlePassChanged * b.queries) / p.queries, 9);
     expect(pooled.r.meanChanged).toBeCloseTo(p.changed, 9);
     // The other world is its own bundle, at its seed; the shuffle is the set's own world's.
-    const seedOf = (name: string) => (JSON.parse(fs.readFileSync(path.join(pooled.dir, 'sets', name, 'manifest.jsonl'), 'utf8').split('\n')[0]!) as { config: { seed: number } }).config.seed;
+    const seedOf = (name: string) => manifestOf(path.join(pooled.dir, 'sets', name)).config.seed;
     expect([seedOf('tiny-invariance'), seedOf('tiny-w11-invariance'), seedOf('tiny-w11-as-terse')]).toEqual([9, 11, 11]);
     expect(pooled.r.shuffle).toEqual(own.r.shuffle);
     expect(renderInvariance(pooled.r)).toContain('Invariance on tiny in 2 worlds (seeds 9, 11; their questions pooled)');
@@ -384,7 +388,7 @@ describe('the evaluation protocol', () => {
     const all = await run('all');
     expect(validation[0]!.queries).toBeGreaterThan(0);
     expect(validation[0]!.queries).toBeLessThan(all[0]!.queries);
-    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'sets', 'sqa-p1', 'manifest.jsonl'), 'utf8').split('\n')[0]!) as { part: string; wordingFamilies: object };
+    const manifest = manifestOf(path.join(dir, 'sets', 'sqa-p1'));
     expect(manifest.part).toBe('all');
     expect(Object.keys(manifest.wordingFamilies).sort()).toEqual(['plain', 'terse']);
   });
