@@ -13,7 +13,8 @@
 //           each row a softmax over the groups of its mean affinity to them (Eq. 1); a member that states
 //           nothing about the key takes no part and gets a uniform row
 //   c_i   = σ(w_cᵀ u_i + b_c)  (u_i = x_i with contextFreeCredibility;      credibility: an evidence row's support
-//           with credibilityTextBlind, x_i and u_i of a second pass whose W_m has its hashed-text rows zeroed)
+//           with credibilityTextBlind, x_i and u_i of a second pass whose W_m has its hashed-text rows zeroed;
+//           with credibilityTextColumns 'all', its text scalar rows and its attention's text pair weights too)
 //           is its symbolic assertion (claims, or the values read in its text: ±1) times c_i, so a stale or
 //           doubtful statement can count for less, but never for the other side
 //   s_ih  = e_i tanh(w_sᵀ f_ih + (u_i W_s)ᵀ(h W_h) + b)                     a neural support scorer from the
@@ -127,6 +128,14 @@ export interface Hyper {
    */
   credibilityTextBlind?: boolean;
   /**
+   * What a credibility blind to the texts does not read: `hashed` (the default) the hashed-text columns
+   * alone; `all` every feature built from the text as well — the text group's scalar columns of a memory row
+   * (derivation marker, length, named agents) masked in its W_m, and the text group's pair features masked in
+   * every w_pair of its attention pass — so c_i reads no wording at all, while the affinity and the support
+   * read all of it. Needs credibilityTextBlind. Absent (`hashed`) in models trained before it existed.
+   */
+  credibilityTextColumns?: 'hashed' | 'all';
+  /**
    * Inputs the model never reads (BLINDABLE): fixed zero masks on their rows of W_m, on their entries of
    * every w_pair and (`self-report`) on their weights in the reliability head, so the exported graph itself
    * ignores them, whatever a caller feeds it. A memory's `kind` is what it says of itself and can lie; a
@@ -169,7 +178,11 @@ export function designOf(hyper: Readonly<Record<string, unknown>>): DesignNote[]
     out.push({ tag: 'blind to self-reports', meaning: "never reads whether a memory says it was observed, its source type or its agent's published reliability; its reliability ρ is one constant for every memory with metadata" });
   }
   if (hyper.memoryTextBlind === true) out.push({ tag: 'memory texts unread', meaning: "its input projection does not read the memories' hashed texts; text counts through the pair and support features" });
-  if (hyper.credibilityTextBlind === true) out.push({ tag: 'credibility blind to texts', meaning: "its credibility c_i does not read the memories' hashed texts (its grouping and support do); text still reaches it through the scalar and pair features" });
+  if (hyper.credibilityTextBlind === true && hyper.credibilityTextColumns === 'all') {
+    out.push({ tag: 'credibility blind to all text', meaning: 'its credibility c_i reads no feature built from the text (hashed texts, scalar text cues, text pair features); its grouping and support read them all' });
+  } else if (hyper.credibilityTextBlind === true) {
+    out.push({ tag: 'credibility blind to texts', meaning: "its credibility c_i does not read the memories' hashed texts (its grouping and support do); text still reaches it through the scalar and pair features" });
+  }
   if (hyper.clusterAttention === true) out.push({ tag: 'attention by cluster', meaning: "each key's attention is shared by its soft cluster, so appended copies hardly move what the other members see" });
   else if (hyper.componentAttention === true) out.push({ tag: 'attention by component', meaning: 'a source and its recorded copies draw the attention of one member' });
   if (hyper.contextFreeCredibility === true) out.push({ tag: 'context-free credibility', meaning: 'credibility c_i from the memory and the query alone, not from the rest of the slice' });
@@ -317,6 +330,9 @@ export function checkHyper(hyper: Hyper, where: string): void {
   if (hyper.credibilityTextBlind && hyper.memoryTextBlind) {
     throw new RangeError(`${where}: --memory-text-blind already hides the hashed texts from the credibility; give it or --credibility-text-blind, not both`);
   }
+  if (hyper.credibilityTextColumns !== undefined && !hyper.credibilityTextBlind) {
+    throw new RangeError(`${where}: credibilityTextColumns '${hyper.credibilityTextColumns}' says what a credibility blind to the texts does not read; it needs credibilityTextBlind`);
+  }
 }
 
 /** The model description for the given hyper-parameters, fed by the given featurizer version. */
@@ -378,15 +394,18 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
     const wPair = g.param(`${p}.w_pair`, [pairDim], { kind: 'zeros' });
     return { p, wQ, wK, wV, wPair, wO: g.param(`${p}.W_o`, [d, d]), bO: g.param(`${p}.b_o`, [d], { kind: 'zeros' }) };
   });
-  /** The attention stack over a first projection; `tag` names a second pass's intermediates apart. */
-  const attend = (first: string, tag: string): string => {
+  /**
+   * The attention stack over a first projection; `tag` names a second pass's intermediates apart, and
+   * `pairMaskOf` masks the pair weights of that pass (the model's own blind masks by default).
+   */
+  const attend = (first: string, tag: string, pairMaskOf: (w: string) => string = pairWeights): string => {
     let x = first;
     for (const [l, { p, wQ, wK, wV, wPair, wO, bO }] of layers.entries()) {
       const q = g.dense(x, wQ);
       const k = g.dense(x, wK);
       const v = g.dense(x, wV);
       const scores = g.binary('Mul', g.binary('MatMul', q, g.transpose(k)), invSqrtD);
-      let logits = g.binary('Add', g.binary('Add', scores, muB), g.pairTerm(pairWeights(wPair)), `${p}_logits${tag}`);
+      let logits = g.binary('Add', g.binary('Add', scores, muB), g.pairTerm(pairMaskOf(wPair)), `${p}_logits${tag}`);
       if (componentLogSize) logits = g.binary('Sub', logits, componentLogSize, `${p}_logits_by_component${tag}`);
       if (clusterLogSize) logits = g.binary('Sub', logits, clusterLogSize, `${p}_logits_by_cluster${tag}`);
       const alpha = g.softmax(logits, 1, `${p}_alpha${tag}`);
@@ -420,9 +439,18 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
   // (a second projection and attention pass, the same weights) where credibilityTextBlind says so.
   let credibilityIn = hyper.contextFreeCredibility ? x0 : u;
   if (hyper.credibilityTextBlind) {
-    const masked = g.binary('Mul', wm, g.fixed('credibility.mem_text_mask', [memoryDim, 1], textMask), 'credibility_W_mem_masked');
+    // `all`: the text group's scalar columns too, and its pair features in this pass's attention.
+    const all = hyper.credibilityTextColumns === 'all';
+    const text = all ? groupColumns('text', version) : null;
+    const memoryMask = text ? textMask.map((keep, c) => (text.memory.includes(c) ? 0 : keep)) : textMask;
+    const masked = g.binary('Mul', wm, g.fixed('credibility.mem_text_mask', [memoryDim, 1], memoryMask), 'credibility_W_mem_masked');
     const xBlind = project(masked, 'x_0_text_blind');
-    credibilityIn = hyper.contextFreeCredibility ? xBlind : attend(xBlind, '_text_blind');
+    let pairMaskOf = pairWeights;
+    if (text) {
+      const pairTextMask = g.fixed('credibility.pair_text_mask', [pairDim], Array.from({ length: pairDim }, (_, c) => (text.pairs.includes(c) ? 0 : 1)));
+      pairMaskOf = (w) => g.binary('Mul', pairWeights(w), pairTextMask);
+    }
+    credibilityIn = hyper.contextFreeCredibility ? xBlind : attend(xBlind, '_text_blind', pairMaskOf);
   }
   g.unary('Sigmoid', g.dense(credibilityIn, g.param('credibility.w', [d, 1]), g.param('credibility.b', [1], { kind: 'values', values: [2.2] })), 'credibility');
 

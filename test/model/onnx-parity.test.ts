@@ -308,6 +308,48 @@ describe('tfjs forward pass vs onnxruntime', () => {
     }
   });
 
+  it('with its credibility blind to all text, c_i does not move when every text feature changes while the affinity does, and both runtimes agree', async () => {
+    const hyper = { ...DEFAULT_HYPER, credibilityTextBlind: true, credibilityTextColumns: 'all' as const };
+    const allBlind = buildSpec(hyper);
+    expect(allBlind.params.filter((p) => !spec.params.some((q) => q.name === p.name)).map((p) => [p.name, p.fixed])).toEqual([
+      ['credibility.mem_text_mask', true],
+      ['credibility.pair_text_mask', true],
+    ]);
+    expect(parameterCount(allBlind)).toBe(parameterCount(spec));
+    expect(designOf(hyper).map((d) => d.tag)).toEqual(['credibility blind to all text']);
+    expect(() => buildSpec({ ...DEFAULT_HYPER, credibilityTextColumns: 'all' })).toThrow('it needs credibilityTextBlind');
+    const masks = initialWeights(allBlind, 1);
+    const allWeights = new Map([...weights, ...['credibility.mem_text_mask', 'credibility.pair_text_mask'].map((n) => [n, masks.get(n) as Float32Array] as const)]);
+    const other = await OnnxEvidenceModel.fromBytes(exportOnnx(allBlind, allWeights, { name: 'credibility-all-blind', mu: 0.5, hyper }), 'credibility-all-blind.onnx');
+    try {
+      const { features: f } = featuresWithK(10);
+      // The hashed texts shifted by one member, every text scalar and text pair feature replaced.
+      const g = textsShifted(f);
+      const cols = groupColumns('text');
+      const { pairDim } = featureLayout(f.version);
+      const memory = Float32Array.from(g.memory);
+      const pairs = Float32Array.from(g.pairs);
+      for (let i = 0; i < f.K; i++) for (const c of cols.memory) memory[i * MEMORY_DIM + c] = ((i * 7 + c) % 5) / 4;
+      for (let ij = 0; ij < f.K * f.K; ij++) for (const c of cols.pairs) pairs[ij * pairDim + c] = ((ij * 3 + c) % 4) / 3;
+      const h = { ...g, memory, pairs };
+      const [a, b] = [await other.run(f, 0.5), await other.run(h, 0.5)];
+      expect(maxAbsDiff(a.credibility, b.credibility)).toBe(0);
+      expect(maxAbsDiff(a.affinity, b.affinity)).toBeGreaterThan(1e-4);
+      // The hashed-only blind credibility does move under the same change: the scalars and pairs reach it.
+      const hashedOnly = { ...DEFAULT_HYPER, credibilityTextBlind: true };
+      const hashed = await OnnxEvidenceModel.fromBytes(exportOnnx(buildSpec(hashedOnly), withFixed(buildSpec(hashedOnly), 'credibility.mem_text_mask'), { name: 'credibility-blind', mu: 0.5, hyper: hashedOnly }), 'credibility-blind.onnx');
+      try {
+        expect(maxAbsDiff((await hashed.run(f, 0.5)).credibility, (await hashed.run(h, 0.5)).credibility)).toBeGreaterThan(1e-4);
+      } finally {
+        await hashed.close();
+      }
+      const ref = tfjsOutputs(h, 0.5, allBlind, allWeights).credibility as Float32Array;
+      expect(maxAbsDiff(ref, b.credibility)).toBeLessThan(1e-4);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('blind to kind, its outputs do not move when every kind column changes, and both runtimes agree', async () => {
     const hyper = { ...DEFAULT_HYPER, blind: ['kind' as const] };
     const blind = buildSpec(hyper);

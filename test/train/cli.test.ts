@@ -59,6 +59,12 @@ describe('cama train', () => {
     expect(bad.stderr).toContain('--memory-text-blind already hides the hashed texts from the credibility; give it or --credibility-text-blind, not both');
   });
 
+  it('refuses a credibility blind to text columns it does not know', async () => {
+    const bad = await cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.onnx', '--credibility-text-blind', 'words');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('"words": give hashed (the hashed texts, the default) or all (every feature built from the text)');
+  });
+
   it('refuses a featurizer version it cannot compute, naming the ones it can', async () => {
     const bad = await cama('train', '--bundle', 'x', '--validation', 'y', '--out', 'm.onnx', '--featurizer', 'cama-features/4');
     expect(bad.status).not.toBe(0);

@@ -33,6 +33,12 @@ function blindOption(value: string): BlindGroup[] {
   return [...new Set(groups)] as BlindGroup[];
 }
 
+/** `--credibility-text-blind [columns]`: which text features the credibility does not read. */
+function credibilityColumnsOption(value: string): 'hashed' | 'all' {
+  if (value !== 'hashed' && value !== 'all') throw new InvalidArgumentError(`"${value}": give hashed (the hashed texts, the default) or all (every feature built from the text)`);
+  return value;
+}
+
 const formatGroupDropout = (d: Partial<Record<FeatureGroup, number>>): string =>
   Object.entries(d).map(([g, p]) => `${g}=${p}`).join(',') || 'none';
 
@@ -151,7 +157,7 @@ export function trainCommand(): Command {
     .option('--cluster-attention', "attention by soft cluster: each key's logit − log of its cluster's soft size, read from the pair cues and the recorded provenance before the attention, so copies tied by their wording or their record draw the attention of about one member and appended copies hardly move what the others see")
     .option('--memory-text-blind', "the input projection does not read the memories' hashed texts (a wording family's vocabulary cannot be memorised); text still counts through the scalar, pair and support features")
     .option('--blind <groups>', `inputs the model never reads, joined by commas (${BLINDABLE.join(', ')}): they are multiplied by fixed zeros in the graph, so what a memory says of its own kind (kind) or its agent reports of its provenance (self-report: observed, source type, the agent's published reliability, also in the reliability head) cannot move a decision`, blindOption)
-    .option('--credibility-text-blind', "the credibility c_i does not read the memories' hashed texts (a second pass of the same attention over a projection blind to them); the affinity and the support still read them")
+    .option('--credibility-text-blind [columns]', "the credibility c_i does not read the memories' hashed texts (a second pass of the same attention over a projection blind to them); the affinity and the support still read them. `all`: nor any other feature built from the text (the scalar text cues, the text pair features in that pass)", credibilityColumnsOption)
     .option('--context-free-credibility', 'credibility c_i from the memory and the query alone (x_0), not from the attended representation, so the rest of the slice cannot move how much a statement counts')
     .option('--no-episodes', 'train on initial slices only (no final slices of recovery episodes)')
     .option('--no-variants', "leave out the training queries' corr / ind variant slices")
@@ -203,7 +209,7 @@ export function trainCommand(): Command {
         componentAttention?: boolean;
         clusterAttention?: boolean;
         contextFreeCredibility?: boolean;
-        credibilityTextBlind?: boolean;
+        credibilityTextBlind?: true | 'hashed' | 'all';
         memoryTextBlind?: boolean;
         blind?: BlindGroup[];
       }) => {
@@ -247,6 +253,7 @@ export function trainCommand(): Command {
                 ...(opts.clusterAttention ? { clusterAttention: true } : {}),
                 ...(opts.contextFreeCredibility ? { contextFreeCredibility: true } : {}),
                 ...(opts.credibilityTextBlind ? { credibilityTextBlind: true } : {}),
+                ...(opts.credibilityTextBlind === 'all' ? { credibilityTextColumns: 'all' as const } : {}),
                 ...(opts.memoryTextBlind ? { memoryTextBlind: true } : {}),
                 ...(opts.blind && opts.blind.length > 0 ? { blind: opts.blind } : {}),
               },
