@@ -440,14 +440,15 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
   let credibilityIn = hyper.contextFreeCredibility ? x0 : u;
   if (hyper.credibilityTextBlind) {
     // `all`: the text group's scalar columns too, and its pair features in this pass's attention.
-    const all = hyper.credibilityTextColumns === 'all';
-    const text = all ? groupColumns('text', version) : null;
-    const memoryMask = text ? textMask.map((keep, c) => (text.memory.includes(c) ? 0 : keep)) : textMask;
+    const text = hyper.credibilityTextColumns === 'all' ? groupColumns('text', version) : null;
+    const textScalars = new Set(text?.memory);
+    const memoryMask = textMask.map((keep, c) => (textScalars.has(c) ? 0 : keep));
     const masked = g.binary('Mul', wm, g.fixed('credibility.mem_text_mask', [memoryDim, 1], memoryMask), 'credibility_W_mem_masked');
     const xBlind = project(masked, 'x_0_text_blind');
     let pairMaskOf = pairWeights;
     if (text) {
-      const pairTextMask = g.fixed('credibility.pair_text_mask', [pairDim], Array.from({ length: pairDim }, (_, c) => (text.pairs.includes(c) ? 0 : 1)));
+      const textPairs = new Set(text.pairs);
+      const pairTextMask = g.fixed('credibility.pair_text_mask', [pairDim], Array.from({ length: pairDim }, (_, c) => (textPairs.has(c) ? 0 : 1)));
       pairMaskOf = (w) => g.binary('Mul', pairWeights(w), pairTextMask);
     }
     credibilityIn = hyper.contextFreeCredibility ? xBlind : attend(xBlind, '_text_blind', pairMaskOf);

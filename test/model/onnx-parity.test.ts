@@ -337,7 +337,8 @@ describe('tfjs forward pass vs onnxruntime', () => {
       expect(maxAbsDiff(a.affinity, b.affinity)).toBeGreaterThan(1e-4);
       // The hashed-only blind credibility does move under the same change: the scalars and pairs reach it.
       const hashedOnly = { ...DEFAULT_HYPER, credibilityTextBlind: true };
-      const hashed = await OnnxEvidenceModel.fromBytes(exportOnnx(buildSpec(hashedOnly), withFixed(buildSpec(hashedOnly), 'credibility.mem_text_mask'), { name: 'credibility-blind', mu: 0.5, hyper: hashedOnly }), 'credibility-blind.onnx');
+      const hashedSpec = buildSpec(hashedOnly);
+      const hashed = await OnnxEvidenceModel.fromBytes(exportOnnx(hashedSpec, withFixed(hashedSpec, 'credibility.mem_text_mask'), { name: 'credibility-blind', mu: 0.5, hyper: hashedOnly }), 'credibility-blind.onnx');
       try {
         expect(maxAbsDiff((await hashed.run(f, 0.5)).credibility, (await hashed.run(h, 0.5)).credibility)).toBeGreaterThan(1e-4);
       } finally {
