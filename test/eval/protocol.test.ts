@@ -34,12 +34,12 @@ const ROOT = path.join(__dirname, '../..');
 
 const TARGETS = { cmr: 75, rs: 8, err: 40, textAccuracy: 60 };
 
-/** The heuristic provider and policy at the default engine settings: the engine these runs score with. */
 /** The first line of a generated bundle's manifest.jsonl: what wrote it and with which config. */
 function manifestOf(bundle: string): { part?: string; wordingFamilies: object; config: { seed: number; wording: { families: string[]; rewriteAs?: string } } } {
   return JSON.parse(fs.readFileSync(path.join(bundle, 'manifest.jsonl'), 'utf8').split('\n')[0]!);
 }
 
+/** The heuristic provider and policy at the default engine settings: the engine these runs score with. */
 function heuristicContext() {
   const config = engineConfig();
   return { config, model: heuristicModel(config.duplicateThreshold), policy: heuristicPolicy };

@@ -60,9 +60,10 @@ function textsShifted(f: SliceFeatures): SliceFeatures {
   return { ...f, memory };
 }
 
-/** The shared random weights plus the fixed tensor `name` of `other` (a mask, as built). */
-function withFixed(other: ModelSpec, name: string): Weights {
-  return new Map([...weights, [name, initialWeights(other, 1).get(name) as Float32Array]]);
+/** The shared random weights plus the fixed tensors `names` of `other` (its masks, as built). */
+function withFixed(other: ModelSpec, ...names: string[]): Weights {
+  const built = initialWeights(other, 1);
+  return new Map([...weights, ...names.map((name) => [name, built.get(name) as Float32Array] as const)]);
 }
 
 /** `f` with the last `n` members of `extra` appended (same hypotheses as `f`; new members unlinked, no support). */
@@ -318,8 +319,7 @@ describe('tfjs forward pass vs onnxruntime', () => {
     expect(parameterCount(allBlind)).toBe(parameterCount(spec));
     expect(designOf(hyper).map((d) => d.tag)).toEqual(['credibility blind to all text']);
     expect(() => buildSpec({ ...DEFAULT_HYPER, credibilityTextColumns: 'all' })).toThrow('it needs credibilityTextBlind');
-    const masks = initialWeights(allBlind, 1);
-    const allWeights = new Map([...weights, ...['credibility.mem_text_mask', 'credibility.pair_text_mask'].map((n) => [n, masks.get(n) as Float32Array] as const)]);
+    const allWeights = withFixed(allBlind, 'credibility.mem_text_mask', 'credibility.pair_text_mask');
     const other = await OnnxEvidenceModel.fromBytes(exportOnnx(allBlind, allWeights, { name: 'credibility-all-blind', mu: 0.5, hyper }), 'credibility-all-blind.onnx');
     try {
       const { features: f } = featuresWithK(10);
@@ -359,8 +359,7 @@ describe('tfjs forward pass vs onnxruntime', () => {
       [BLIND_PAIR_MASK, true],
     ]);
     expect(parameterCount(blind)).toBe(parameterCount(spec));
-    const masks = initialWeights(blind, 1);
-    const blindWeights = new Map([...weights, [BLIND_MEMORY_MASK, masks.get(BLIND_MEMORY_MASK) as Float32Array], [BLIND_PAIR_MASK, masks.get(BLIND_PAIR_MASK) as Float32Array]]);
+    const blindWeights = withFixed(blind, BLIND_MEMORY_MASK, BLIND_PAIR_MASK);
     const other = await OnnxEvidenceModel.fromBytes(exportOnnx(blind, blindWeights, { name: 'kind-blind', mu: 0.5, hyper }), 'kind-blind.onnx');
     try {
       const { features: f } = featuresWithK(10);
