@@ -159,6 +159,11 @@ export interface Hyper {
 export type BlindGroup = 'kind' | 'self-report';
 export const BLINDABLE: readonly BlindGroup[] = ['kind', 'self-report'];
 
+/** A fixed mask of n entries: 0 at the columns in `cols`, 1 elsewhere (multiplied into a W_m or a w_pair). */
+function maskOut(cols: ReadonlySet<number>, n: number): number[] {
+  return Array.from({ length: n }, (_, c) => (cols.has(c) ? 0 : 1));
+}
+
 /** The memory and pair columns a blind group masks, in a version's layout. */
 export function blindColumns(b: BlindGroup, version: FeaturizerVersion = FEATURIZER_VERSION): { memory: number[]; pairs: number[] } {
   return b === 'kind' ? groupColumns('kind', version) : selfReportColumns(version);
@@ -358,9 +363,8 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
   if (blind.length > 0) {
     const memoryCols = new Set(blind.flatMap((b) => blindColumns(b, version).memory));
     const pairCols = new Set(blind.flatMap((b) => blindColumns(b, version).pairs));
-    const keep = (cols: ReadonlySet<number>, n: number): number[] => Array.from({ length: n }, (_, c) => (cols.has(c) ? 0 : 1));
-    wm = g.binary('Mul', wm, g.fixed(BLIND_MEMORY_MASK, [memoryDim, 1], keep(memoryCols, memoryDim)), 'input_W_mem_blind');
-    pairMask = g.fixed(BLIND_PAIR_MASK, [pairDim], keep(pairCols, pairDim));
+    wm = g.binary('Mul', wm, g.fixed(BLIND_MEMORY_MASK, [memoryDim, 1], maskOut(memoryCols, memoryDim)), 'input_W_mem_blind');
+    pairMask = g.fixed(BLIND_PAIR_MASK, [pairDim], maskOut(pairCols, pairDim));
   }
   const pairWeights = (w: string): string => (pairMask ? g.binary('Mul', w, pairMask) : w);
   const wq = g.param('input.W_query', [TEXT_DIM, d]);
@@ -447,8 +451,7 @@ export function buildSpec(hyper: Hyper = DEFAULT_HYPER, version: FeaturizerVersi
     const xBlind = project(masked, 'x_0_text_blind');
     let pairMaskOf = pairWeights;
     if (text) {
-      const textPairs = new Set(text.pairs);
-      const pairTextMask = g.fixed('credibility.pair_text_mask', [pairDim], Array.from({ length: pairDim }, (_, c) => (textPairs.has(c) ? 0 : 1)));
+      const pairTextMask = g.fixed('credibility.pair_text_mask', [pairDim], maskOut(new Set(text.pairs), pairDim));
       pairMaskOf = (w) => g.binary('Mul', pairWeights(w), pairTextMask);
     }
     credibilityIn = hyper.contextFreeCredibility ? xBlind : attend(xBlind, '_text_blind', pairMaskOf);
