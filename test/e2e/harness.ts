@@ -2,7 +2,7 @@
 // (which opens the bundled demo on first start), and Debian's Chromium driven by playwright-core.
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,8 @@ import { HUNG_MS, PAGE_MS } from '../limits';
 import { TINY_TRAINING } from '../training';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const RESOURCES = join(root, 'resources');
+const WORKER = { url: new URL('../../electron/backend/worker-tsx.mjs', import.meta.url) };
 export const CHROMIUM = '/usr/bin/chromium';
 /** How Chromium runs here: headless, and kept off the network it cannot reach. */
 export const CHROMIUM_FLAGS = [
@@ -41,6 +43,11 @@ export interface WorkbenchOptions {
    * every fetch) twice and whose renders are slower.
    */
   production?: boolean;
+  /**
+   * Let the workbench create the demo store itself on its first start, as a new user's does. Otherwise it
+   * finds a copy of the one this test worker's first workbench made (see demoStoreTemplate).
+   */
+  freshDemo?: boolean;
 }
 
 export interface Workbench {
@@ -55,10 +62,10 @@ export interface Workbench {
   close(opts?: { checkConsole?: boolean }): Promise<void>;
 }
 
-/** sha256 over what a renderer build is made of: its sources, the shared code it imports, the dependency lock. */
-function rendererSourceDigest(): string {
+/** sha256 over the files of the given folders (recursively) and the dependency lock: what a build is made of. */
+function sourceDigest(dirs: string[]): string {
   const hash = createHash('sha256');
-  const files = ['renderer', 'shared'].flatMap((dir) =>
+  const files = dirs.flatMap((dir) =>
     readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
       .filter((e) => e.isFile())
       .map((e) => join(e.parentPath, e.name)),
@@ -79,7 +86,7 @@ async function rendererBuild(production = false): Promise<string> {
   // below made) called jsxDEV; the new key never finds them. A build is checked before it is renamed into
   // place, so a cached one under this key is checked already; it is checked again, read only, and never
   // removed here, since test files running side by side may be serving it.
-  const dir = join(tmpdir(), 'wb-e2e-renderer', `${rendererSourceDigest()}${production ? '-production-2' : ''}`);
+  const dir = join(tmpdir(), 'wb-e2e-renderer', `${sourceDigest(['renderer', 'shared'])}${production ? '-production-2' : ''}`);
   if (existsSync(join(dir, 'index.html'))) {
     const stale = production ? developmentJsxIn(dir) : undefined;
     if (stale !== undefined) throw new Error(`the cached renderer build ${dir} calls React's development JSX runtime (jsxDEV in assets/${stale}): remove that folder`);
@@ -130,6 +137,51 @@ function refuseDevelopmentJsx(buildDir: string): void {
   }
 }
 
+let demoTemplate: Promise<string> | undefined;
+
+/**
+ * The demo store as a new data folder's first start creates it (the bundled demo imported and every
+ * question analysed with the shipped model, in a job thread: seconds of a core), made by that same service
+ * call once per content of what it is made of (the backend, the shared code, the models, the resources),
+ * and copied into each workbench's data folder, where the first start opens it as its own demo. Made in a
+ * private folder and renamed into place, as the renderer build is: test files side by side never copy a
+ * half-made store.
+ */
+function demoStoreTemplate(): Promise<string> {
+  demoTemplate ??= (async () => {
+    const dir = join(tmpdir(), 'wb-e2e-demo', sourceDigest(['electron', 'shared', 'models', 'resources']));
+    if (existsSync(join(dir, 'demo.sqlite'))) return join(dir, 'demo.sqlite');
+    mkdirSync(join(dir, '..'), { recursive: true });
+    const scratch = mkdtempSync(`${dir}.making-`);
+    const service = new WorkbenchService({ mode: 'web', version: 'e2e', dataDir: scratch, resourcesDir: RESOURCES, worker: WORKER });
+    try {
+      await service.openDemo();
+      // The agent-behaviour pass that opening starts reads the store in a thread of its own: done before the
+      // folder is renamed, so that nothing opens (and so creates) the store at its old path.
+      await service.behaviourRead();
+      service.close();
+    } catch (err) {
+      service.close();
+      rmSync(scratch, { recursive: true, force: true });
+      throw err;
+    }
+    try {
+      renameSync(scratch, dir);
+    } catch (err) {
+      if (!existsSync(join(dir, 'demo.sqlite'))) throw err;
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    return join(dir, 'demo.sqlite');
+  })();
+  return demoTemplate;
+}
+
+/** Copies a closed store, with its write-ahead log if one was left. */
+function copyStore(from: string, to: string): void {
+  copyFileSync(from, to);
+  if (existsSync(`${from}-wal`)) copyFileSync(`${from}-wal`, `${to}-wal`);
+}
+
 /**
  * Waits for what a job shows when it finishes (`shown`), or for that job to fail, then throws with the
  * job's message: a job's own completion, with no clock of its own (HUNG_MS only ends a hung run).
@@ -166,11 +218,15 @@ export async function startWorkbench(opts: WorkbenchOptions = {}): Promise<Workb
     mode: 'web',
     version: opts.version ?? 'e2e',
     dataDir,
-    resourcesDir: join(root, 'resources'),
-    worker: { url: new URL('../../electron/backend/worker-tsx.mjs', import.meta.url) },
+    resourcesDir: RESOURCES,
+    worker: WORKER,
     trainingValidation: validation,
     trainingExamples: TINY_TRAINING,
   });
+  if (!opts.freshDemo) {
+    opts.log?.('copying the demo store');
+    copyStore(await demoStoreTemplate(), service.demoPath);
+  }
   opts.log?.('opening the demo store');
   await openFirstStore(service);
   const web = await startWebServer(service, { rendererDir });

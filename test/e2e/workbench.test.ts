@@ -10,7 +10,8 @@ import { startWorkbench, untilShownOrJobFails, type Workbench } from './harness'
 let wb: Workbench;
 
 beforeAll(async () => {
-  wb = await startWorkbench();
+  // A new user's first start: the workbench creates the demo store itself (the other files get a copy).
+  wb = await startWorkbench({ freshDemo: true });
 });
 
 afterAll(async () => {
