@@ -214,7 +214,7 @@ export class WorkbenchService {
     if (job.kind !== 'eval' || job.state !== 'failed') return;
     const mine = this.store?.path === job.storePath ? this.store : null;
     try {
-      const store = mine ?? Store.open(job.storePath);
+      const store = mine ?? Store.open(job.storePath, { create: false });
       try {
         store.abortOwnEvalRuns(`its evaluation job stopped before it finished (${job.error ?? 'no reason given'}); its results so far are kept`);
       } finally {

@@ -26,7 +26,8 @@ export type Progress = (message: string) => (done: number, total: number) => voi
 export async function runStoreJob(req: Exclude<JobRequest, { kind: 'train' }>, progress: Progress): Promise<unknown> {
   const engine = warmEngine(req);
   const setup = await engine.setup;
-  const store = Store.open(req.storePath);
+  // Only a demo job makes its store; the others work on one the user opened, which may be gone by now.
+  const store = Store.open(req.storePath, { create: req.kind === 'demo' });
   try {
     switch (req.kind) {
       case 'import': {

@@ -18,7 +18,7 @@ const progress = (message: string) => (done: number, total: number) => post({ ty
 
 /** Each agent's behaviour over the store, as of now: seconds at a hundred thousand memories without claims. */
 function behaviourPasses(storePath: string): BehaviourPasses {
-  const store = Store.open(storePath);
+  const store = Store.open(storePath, { create: false });
   try {
     return store.agentBehaviourPasses();
   } finally {

@@ -45,10 +45,17 @@ export class Store {
     this.contentDigestOf = new ContentDigest(db);
   }
 
-  /** Opens (creating if needed) the database at `file`, or an in-memory one for ':memory:', and migrates it. */
-  static open(file: string): Store {
-    if (file !== IN_MEMORY && file !== '') fs.mkdirSync(nodePath.dirname(nodePath.resolve(file)), { recursive: true });
-    const db = openDatabase(file);
+  /**
+   * Opens the database at `file` (creating it and its folder if needed, unless `create` is false), or an
+   * in-memory one for ':memory:', and migrates it. Work on a store the user opened elsewhere (a job thread, a
+   * background pass) passes `create: false`: a store deleted or moved meanwhile is an error naming the path,
+   * never a new empty store left behind in its place.
+   */
+  static open(file: string, { create = true }: { create?: boolean } = {}): Store {
+    const onDisk = file !== IN_MEMORY && file !== '';
+    if (onDisk && !create && !fs.existsSync(file)) throw new Error(`${file}: there is no store here (was it moved or deleted?)`);
+    if (onDisk && create) fs.mkdirSync(nodePath.dirname(nodePath.resolve(file)), { recursive: true });
+    const db = openDatabase(file, create ? {} : { fileMustExist: true });
     try {
       if (file !== IN_MEMORY && file !== '') db.pragma('journal_mode = WAL');
       db.pragma('foreign_keys = ON');

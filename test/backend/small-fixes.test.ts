@@ -1,21 +1,24 @@
 // On the demo store: a memory's episodes equal what a scan of every episode's steps finds, an agent's
 // statements what a scan of the store file finds (read in a worker thread when a store opens, also a store
-// without claims), and the browser's "not sufficient at t=0" flag means exactly what it says (not the
-// bundle's `insufficient` tag).
+// without claims), the browser's "not sufficient at t=0" flag means exactly what it says (not the
+// bundle's `insufficient` tag), and a store deleted while it is open is never made again, empty, by the
+// work that reads it by its path.
 
 import Database from 'better-sqlite3';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFirstStore } from '../../electron/backend/first-store';
+import { runInWorker } from '../../electron/backend/jobs';
 import type { WorkbenchService } from '../../electron/backend/service';
 import { sameValue } from '../../shared/values';
 import { Store } from '../../electron/store/store';
 import { mem, seed } from '../store/helpers';
-import { caller, newService } from './helpers';
+import { caller, newService, WORKER } from './helpers';
 import { tempFolder } from '../cleanup';
 
 let service: WorkbenchService;
-const { ok } = caller(() => service);
+const { ok, finished } = caller(() => service);
 
 beforeAll(async () => {
   service = newService(tempFolder('wb-small-'));
@@ -146,5 +149,29 @@ describe("an agent's behaviour over the store", () => {
   it('refuses an agent the store does not know, naming it', async () => {
     await expect(ok('agent', { id: 'no-such-agent' })).rejects.toThrow(/no agent "no-such-agent"/);
     await expect(ok('agent', { id: '' })).rejects.toThrow(/id/);
+  });
+});
+
+describe('a store deleted while it is open', () => {
+  it('fails the work that reads it again by its path, naming the path, and leaves no new empty store there', async () => {
+    const demo = (await ok('session')).store?.path as string;
+    const file = join(tempFolder('wb-gone-'), 'gone.sqlite');
+    const s = Store.open(file);
+    seed(s, { implicitAgents: ['o'], memories: [mem('m1', 'The mayor of Town 1 is Person 1.', { agent: 'o', time: 1 })] });
+    s.close();
+    try {
+      await service.open(file);
+      await service.behaviourRead();
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+      // A job started on it (its thread opens the store by path) fails, and so does the agent-behaviour pass
+      // that opening a store starts: before, each made a new empty store at the path.
+      const analysis = await finished(await ok('startAnalyse', { all: true }));
+      expect(analysis.state).toBe('failed');
+      expect(analysis.error).toContain(`${file}: there is no store here`);
+      await expect(runInWorker({ url: WORKER }, { kind: 'agent-behaviour', storePath: file })).rejects.toThrow(`${file}: there is no store here`);
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      await service.open(demo);
+    }
   });
 });
