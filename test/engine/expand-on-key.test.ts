@@ -3,8 +3,7 @@
 // others, as of the question; text fills what is left. On the `retrieval` fixture (five base-pool memories
 // claim (pump station, state): r1 r3 r5 by the scout, r2 by the relay, r8 by the archivist; r5 written at 50,
 // r8 with no time) and on a simulated world against its own rewrite in another wording family.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryKey } from '../../electron/engine/hypotheses';
@@ -15,6 +14,7 @@ import type { MemorySource } from '../../electron/engine/types';
 import type { Store } from '../../electron/store/store';
 import { type DataSource, openDataSource } from '../../electron/train/data';
 import { storeWith } from './helpers';
+import { tempFolder } from '../cleanup';
 
 const KEY = { subject: 'pump station', attribute: 'state' };
 const PUMP = anyOf(['pump', 'station', 'flooded']);
@@ -73,7 +73,7 @@ describe('retrieveOnKey', () => {
 describe('what an Expand on the key adds does not hang on the wording', () => {
   // A small simulated world and the same world with every text rewritten as prose: the same memories, claims
   // and provenance in other words. From the same slice, the deeper Expand asks each store the same thing.
-  const dir = mkdtempSync(join(tmpdir(), 'cama-expand-key-'));
+  const dir = tempFolder('cama-expand-key-');
   const config = join(dir, 'sim.json');
   writeFileSync(config, JSON.stringify({ name: 'expand-key', seed: 61, world: { subjects: 20 }, queries: { count: 40 }, wording: { families: ['plain', 'record', 'qa', 'terse'] } }));
   let plain: DataSource;

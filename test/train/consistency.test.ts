@@ -2,8 +2,7 @@
 // its credibility part (`--lambda-cc`): on a small simulated training set, each initial slice is paired with
 // its corr variant; the credibility part is exactly λ_cc times the mean squared change of the shared
 // evidence members' credibility, zero for a slice against itself, and refused without the term it weighs.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,10 +15,11 @@ import { type Example, LabelIndex, trainingExamples } from '../../electron/train
 import { consistencyLoss, exampleTensors, forwardExample } from '../../electron/train/losses';
 import { train } from '../../electron/train/trainer';
 import { randomWeights } from '../model/helpers';
+import { tempFolder } from '../cleanup';
 
 const spec = buildSpec(DEFAULT_HYPER);
 const slots = { slots: DEFAULT_HYPER.slots, threshold: DEFAULT_HYPER.linkThreshold, temperature: DEFAULT_HYPER.slotTemperature };
-const dir = mkdtempSync(join(tmpdir(), 'cama-consistency-'));
+const dir = tempFolder('cama-consistency-');
 const configFile = join(dir, 'sim.json');
 writeFileSync(configFile, JSON.stringify({ name: 'consistency', seed: 94, world: { subjects: 20 }, queries: { count: 24 } }));
 let data: DataSource;

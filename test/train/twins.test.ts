@@ -5,8 +5,7 @@
 // use is refused, so that a rewrite never shows training a held-out family. The metadata twins of
 // `train --metadata-twins` are the same data with kind / observed / source_type dealt out among its memories;
 // `train --shuffled-rewrites` deals the metadata out in every rewrite twin too, a permutation per family.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,10 +19,11 @@ import { exampleTensors, twinConsistencyLoss } from '../../electron/train/losses
 import { train } from '../../electron/train/trainer';
 import type { StoredMemory } from '../../electron/store';
 import { randomWeights } from '../model/helpers';
+import { tempFolder } from '../cleanup';
 
 const spec = buildSpec(DEFAULT_HYPER);
 const slots = { slots: DEFAULT_HYPER.slots, threshold: DEFAULT_HYPER.linkThreshold, temperature: DEFAULT_HYPER.slotTemperature };
-const dir = mkdtempSync(join(tmpdir(), 'cama-twins-'));
+const dir = tempFolder('cama-twins-');
 const configFile = join(dir, 'sim.json');
 writeFileSync(configFile, JSON.stringify({ name: 'twins', seed: 93, world: { subjects: 20 }, queries: { count: 24 }, wording: { families: ['plain', 'record', 'prose'] } }));
 let plain: DataSource;
