@@ -21,7 +21,7 @@ let first: TrainResult;
 
 beforeAll(async () => {
   dir = tempDir('cama-train-');
-  trainBundle = await simulateBundle(path.join(dir, 'train'), SMALL_SIM);
+  trainBundle = await simulateBundle(path.join(dir, 'train'), { ...SMALL_SIM, queries: { count: 36 } });
   valBundle = await simulateBundle(path.join(dir, 'val'), { name: 'small-val', seed: 78, world: { subjects: 20 }, queries: { count: 30 } });
 });
 
@@ -29,7 +29,7 @@ const base = () => ({ bundle: trainBundle, validation: valBundle, epochs: 2, see
 
 // Whole trainings: they wait on the training's own completion, with no limit of their own (the suite's,
 // test/limits.ts, only ends a hung run).
-describe('train (30 subjects, 60 queries, 2 epochs)', () => {
+describe('train (30 subjects, 36 queries, 2 epochs)', () => {
   it('trains from scratch with a decreasing loss and writes the model and its card', async () => {
     const events = new Set<string>();
     const refitSteps: number[] = [];
@@ -52,7 +52,7 @@ describe('train (30 subjects, 60 queries, 2 epochs)', () => {
     expect(card?.calibration).toMatchObject({ stepCost: 0.05 });
     expect(card?.labels.count).toBe(0);
     expect(card?.metrics.validation?.accuracy).toBeTypeOf('number');
-    expect(card?.training).toMatchObject({ seed: 5, epochs: 2, data: { kind: 'bundle', queries: 60 }, observed: 'self-reported' });
+    expect(card?.training).toMatchObject({ seed: 5, epochs: 2, data: { kind: 'bundle', queries: 36 }, observed: 'self-reported' });
     // The affinity head was refitted after the epochs: on the simulator's ground-truth pairs, to a lower loss.
     const refit = card?.training.affinityRefit as { pairs: number; lossBefore: number; lossAfter: number; validation: { accuracy: number } };
     expect(refit.pairs).toBeGreaterThan(100);
