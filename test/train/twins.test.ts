@@ -20,6 +20,7 @@ import { train } from '../../electron/train/trainer';
 import type { StoredMemory } from '../../electron/store';
 import { randomWeights } from '../model/helpers';
 import { tempFolder } from '../cleanup';
+import { TINY_TRAINING } from '../training';
 
 const spec = buildSpec(DEFAULT_HYPER);
 const slots = { slots: DEFAULT_HYPER.slots, threshold: DEFAULT_HYPER.linkThreshold, temperature: DEFAULT_HYPER.slotTemperature };
@@ -123,7 +124,7 @@ describe('metadata twins (train --metadata-twins)', () => {
 
   it('train with them, and the card says so', async () => {
     const out = join(dir, 'meta.onnx');
-    await train({ bundle: configFile, validation: configFile, out, epochs: 1, metadataTwins: true, calibrate: false });
+    await train({ bundle: configFile, validation: configFile, out, epochs: 1, metadataTwins: true, calibrate: false, ...TINY_TRAINING });
     const card = JSON.parse(readFileSync(join(dir, 'meta.card.json'), 'utf8')) as { hyperParameters: Record<string, unknown>; metrics: { history: { wordingLoss?: number }[] } };
     expect(card.hyperParameters).toMatchObject({ metadataTwins: true, rewriteTwins: [], lambdaW: 10 });
     // The twins' term was trained on: the slices and their shuffled twins were read differently.
@@ -164,7 +165,7 @@ describe('shuffled rewrites (train --shuffled-rewrites)', () => {
 
   it('train with them, and the card says so; without rewrite twins they are refused', async () => {
     const out = join(dir, 'both.onnx');
-    await train({ bundle: configFile, validation: configFile, out, epochs: 1, rewriteTwins: ['record'], shuffledRewrites: true, calibrate: false });
+    await train({ bundle: configFile, validation: configFile, out, epochs: 1, rewriteTwins: ['record'], shuffledRewrites: true, calibrate: false, ...TINY_TRAINING });
     const card = JSON.parse(readFileSync(join(dir, 'both.card.json'), 'utf8')) as { hyperParameters: Record<string, unknown>; metrics: { history: { wordingLoss?: number }[] } };
     expect(card.hyperParameters).toMatchObject({ rewriteTwins: ['record'], shuffledRewrites: true, metadataTwins: false, lambdaW: 10 });
     expect(card.metrics.history[0]?.wordingLoss).toBeGreaterThan(0);
