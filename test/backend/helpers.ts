@@ -2,15 +2,14 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CallName, CallResult, Envelope } from '../../shared/contract';
 import type { JobStatus } from '../../shared/views';
 import { startWebServer, type WebServer } from '../../electron/backend/server';
 import { WorkbenchService } from '../../electron/backend/service';
 import { tempFolder } from '../cleanup';
+import { RESOURCES, WORKER_URL as WORKER } from '../demo-store';
 
-export const RESOURCES = fileURLToPath(new URL('../../resources', import.meta.url));
-export const WORKER = new URL('../../electron/backend/worker-tsx.mjs', import.meta.url);
+export { RESOURCES, WORKER_URL as WORKER } from '../demo-store';
 
 export function newService(dataDir = tempFolder('wb-data-')): WorkbenchService {
   return new WorkbenchService({ mode: 'web', version: 'test', dataDir, resourcesDir: RESOURCES, worker: { url: WORKER } });

@@ -6,20 +6,20 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportBundle } from '../../electron/bundle/export';
-import { openFirstStore } from '../../electron/backend/first-store';
 import { MIN_TRAIN_QUESTIONS, trainPlan } from '../../electron/backend/models';
 import type { WorkbenchService } from '../../electron/backend/service';
 import { Store } from '../../electron/store/store';
 import { DIVERSITY_WINDOW, maxRepeatInWindow } from '../../shared/diversify';
 import { caller, newService } from './helpers';
 import { tempFolder } from '../cleanup';
+import { openDemoCopy } from '../demo-store';
 
 let service: WorkbenchService;
 const { ok } = caller(() => service);
 
 beforeAll(async () => {
   service = newService();
-  await openFirstStore(service);
+  await openDemoCopy(service);
 });
 
 afterAll(() => service.close());

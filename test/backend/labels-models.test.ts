@@ -4,7 +4,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openFirstStore } from '../../electron/backend/first-store';
 import { WorkbenchService } from '../../electron/backend/service';
 import { readCard } from '../../electron/model/card';
 import { cardPathFor } from '../../electron/model/paths';
@@ -12,6 +11,7 @@ import { loadEngine } from '../../electron/runtime/setup';
 import { caller, RESOURCES, WORKER } from './helpers';
 import { tempFolder } from '../cleanup';
 import { TINY_TRAINING } from '../training';
+import { openDemoCopy } from '../demo-store';
 
 let service: WorkbenchService;
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   const validation = join(dataDir, 'small-validation.json');
   writeFileSync(validation, JSON.stringify({ name: 'small-validation', seed: 77, world: { subjects: 15 }, queries: { count: 20 } }));
   service = new WorkbenchService({ mode: 'web', version: 'test', dataDir, resourcesDir: RESOURCES, worker: { url: WORKER }, trainingValidation: validation, trainingExamples: TINY_TRAINING });
-  await openFirstStore(service);
+  await openDemoCopy(service);
 });
 
 afterAll(() => service.close());

@@ -6,13 +6,14 @@ import type { WebServer } from '../../electron/backend/server';
 import type { WorkbenchService } from '../../electron/backend/service';
 import type { Session } from '../../shared/views';
 import { call, newServer, newService, ok } from './helpers';
+import { openDemoCopy } from '../demo-store';
 
 let service: WorkbenchService;
 let web: WebServer;
 
 beforeAll(async () => {
   service = newService();
-  await service.openDemo();
+  await openDemoCopy(service);
   web = await newServer(service);
 });
 

@@ -8,7 +8,6 @@ import Database from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openFirstStore } from '../../electron/backend/first-store';
 import { runInWorker } from '../../electron/backend/jobs';
 import type { WorkbenchService } from '../../electron/backend/service';
 import { sameValue } from '../../shared/values';
@@ -16,13 +15,14 @@ import { Store } from '../../electron/store/store';
 import { mem, seed } from '../store/helpers';
 import { caller, newService, WORKER } from './helpers';
 import { tempFolder } from '../cleanup';
+import { openDemoCopy } from '../demo-store';
 
 let service: WorkbenchService;
 const { ok, finished } = caller(() => service);
 
 beforeAll(async () => {
   service = newService(tempFolder('wb-small-'));
-  await openFirstStore(service);
+  await openDemoCopy(service);
 });
 
 afterAll(() => service.close());

@@ -1,8 +1,7 @@
 // An end-to-end harness: the renderer built for real, the backend in web mode over a fresh data folder
 // (which opens the bundled demo on first start), and Debian's Chromium driven by playwright-core.
 
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,12 +11,11 @@ import { openFirstStore } from '../../electron/backend/first-store';
 import { startWebServer, type WebServer } from '../../electron/backend/server';
 import { WorkbenchService } from '../../electron/backend/service';
 import type { CallName, CallResult } from '../../shared/contract';
+import { placeDemoStore, RESOURCES, sourceDigest, WORKER_URL } from '../demo-store';
 import { HUNG_MS, PAGE_MS } from '../limits';
 import { TINY_TRAINING } from '../training';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const RESOURCES = join(root, 'resources');
-const WORKER = { url: new URL('../../electron/backend/worker-tsx.mjs', import.meta.url) };
 export const CHROMIUM = '/usr/bin/chromium';
 /** How Chromium runs here: headless, and kept off the network it cannot reach. */
 export const CHROMIUM_FLAGS = [
@@ -45,7 +43,7 @@ export interface WorkbenchOptions {
   production?: boolean;
   /**
    * Let the workbench create the demo store itself on its first start, as a new user's does. Otherwise it
-   * finds a copy of the one this test worker's first workbench made (see demoStoreTemplate).
+   * finds a copy of the one made once for every test (test/demo-store.ts).
    */
   freshDemo?: boolean;
 }
@@ -60,20 +58,6 @@ export interface Workbench {
   shot(name: string): Promise<void>;
   /** Closes everything; with `checkConsole` (the default) fails if the page logged unexpected errors. */
   close(opts?: { checkConsole?: boolean }): Promise<void>;
-}
-
-/** sha256 over the files of the given folders (recursively) and the dependency lock: what a build is made of. */
-function sourceDigest(dirs: string[]): string {
-  const hash = createHash('sha256');
-  const files = dirs.flatMap((dir) =>
-    readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
-      .filter((e) => e.isFile())
-      .map((e) => join(e.parentPath, e.name)),
-  );
-  for (const file of [...files.sort(), join(root, 'package-lock.json')]) {
-    hash.update(file.slice(root.length)).update('\0').update(readFileSync(file)).update('\0');
-  }
-  return hash.digest('hex').slice(0, 16);
 }
 
 /**
@@ -137,51 +121,6 @@ function refuseDevelopmentJsx(buildDir: string): void {
   }
 }
 
-let demoTemplate: Promise<string> | undefined;
-
-/**
- * The demo store as a new data folder's first start creates it (the bundled demo imported and every
- * question analysed with the shipped model, in a job thread: seconds of a core), made by that same service
- * call once per content of what it is made of (the backend, the shared code, the models, the resources),
- * and copied into each workbench's data folder, where the first start opens it as its own demo. Made in a
- * private folder and renamed into place, as the renderer build is: test files side by side never copy a
- * half-made store.
- */
-function demoStoreTemplate(): Promise<string> {
-  demoTemplate ??= (async () => {
-    const dir = join(tmpdir(), 'wb-e2e-demo', sourceDigest(['electron', 'shared', 'models', 'resources']));
-    if (existsSync(join(dir, 'demo.sqlite'))) return join(dir, 'demo.sqlite');
-    mkdirSync(join(dir, '..'), { recursive: true });
-    const scratch = mkdtempSync(`${dir}.making-`);
-    const service = new WorkbenchService({ mode: 'web', version: 'e2e', dataDir: scratch, resourcesDir: RESOURCES, worker: WORKER });
-    try {
-      await service.openDemo();
-      // The agent-behaviour pass that opening starts reads the store in a thread of its own: done before the
-      // folder is renamed, so that nothing opens (and so creates) the store at its old path.
-      await service.behaviourRead();
-      service.close();
-    } catch (err) {
-      service.close();
-      rmSync(scratch, { recursive: true, force: true });
-      throw err;
-    }
-    try {
-      renameSync(scratch, dir);
-    } catch (err) {
-      if (!existsSync(join(dir, 'demo.sqlite'))) throw err;
-      rmSync(scratch, { recursive: true, force: true });
-    }
-    return join(dir, 'demo.sqlite');
-  })();
-  return demoTemplate;
-}
-
-/** Copies a closed store, with its write-ahead log if one was left. */
-function copyStore(from: string, to: string): void {
-  copyFileSync(from, to);
-  if (existsSync(`${from}-wal`)) copyFileSync(`${from}-wal`, `${to}-wal`);
-}
-
 /**
  * Waits for what a job shows when it finishes (`shown`), or for that job to fail, then throws with the
  * job's message: a job's own completion, with no clock of its own (HUNG_MS only ends a hung run).
@@ -219,13 +158,13 @@ export async function startWorkbench(opts: WorkbenchOptions = {}): Promise<Workb
     version: opts.version ?? 'e2e',
     dataDir,
     resourcesDir: RESOURCES,
-    worker: WORKER,
+    worker: { url: WORKER_URL },
     trainingValidation: validation,
     trainingExamples: TINY_TRAINING,
   });
   if (!opts.freshDemo) {
     opts.log?.('copying the demo store');
-    copyStore(await demoStoreTemplate(), service.demoPath);
+    await placeDemoStore(service);
   }
   opts.log?.('opening the demo store');
   await openFirstStore(service);

@@ -3,7 +3,6 @@
 // vote's counts, and the cases the issue names read as they should.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openFirstStore } from '../../electron/backend/first-store';
 import type { WorkbenchService } from '../../electron/backend/service';
 import type { StepRecord } from '../../shared/episode';
 import type { EpisodeView } from '../../shared/views';
@@ -20,6 +19,7 @@ import {
 } from '../../renderer/inspector/findings';
 import { caller, newService } from '../backend/helpers';
 import { tempFolder } from '../cleanup';
+import { openDemoCopy } from '../demo-store';
 
 /** A one-hot row for slot j of J. */
 const oneHot = (j: number, J = 4): number[] => Array.from({ length: J }, (_, k) => (k === j ? 1 : 0));
@@ -246,7 +246,7 @@ describe('findings on every step of the demo', () => {
 
   beforeAll(async () => {
     service = newService(tempFolder('wb-findings-'));
-    await openFirstStore(service);
+    await openDemoCopy(service);
     for (const row of await ok('queries')) if (row.episodeId) views.push(await ok('episode', { id: row.episodeId }));
   });
   afterAll(() => service?.close());
