@@ -57,7 +57,7 @@ export class Store {
     if (onDisk && create) fs.mkdirSync(nodePath.dirname(nodePath.resolve(file)), { recursive: true });
     const db = openDatabase(file, create ? {} : { fileMustExist: true });
     try {
-      if (file !== IN_MEMORY && file !== '') db.pragma('journal_mode = WAL');
+      if (onDisk) db.pragma('journal_mode = WAL');
       db.pragma('foreign_keys = ON');
       db.pragma('synchronous = NORMAL');
       migrate(db, file);

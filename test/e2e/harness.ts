@@ -1,5 +1,6 @@
 // An end-to-end harness: the renderer built for real, the backend in web mode over a fresh data folder
-// (which opens the bundled demo on first start), and Debian's Chromium driven by playwright-core.
+// (whose first start opens the bundled demo's store: a copy of one made for every test, test/demo-store.ts,
+// unless the test asks for a new user's first start), and Debian's Chromium driven by playwright-core.
 
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
