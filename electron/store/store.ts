@@ -53,7 +53,7 @@ export class Store {
    */
   static open(file: string, { create = true }: { create?: boolean } = {}): Store {
     const onDisk = file !== IN_MEMORY && file !== '';
-    if (onDisk && !create && !fs.existsSync(file)) throw new Error(`${file}: there is no store here (was it moved or deleted?)`);
+    if (onDisk && !create && !fs.existsSync(file)) throw new Error(`${file}: no such store file`);
     if (onDisk && create) fs.mkdirSync(nodePath.dirname(nodePath.resolve(file)), { recursive: true });
     const db = openDatabase(file, create ? {} : { fileMustExist: true });
     try {

@@ -167,8 +167,8 @@ describe('a store deleted while it is open', () => {
       // that opening a store starts: before, each made a new empty store at the path.
       const analysis = await finished(await ok('startAnalyse', { all: true }));
       expect(analysis.state).toBe('failed');
-      expect(analysis.error).toContain(`${file}: there is no store here`);
-      await expect(runInWorker({ url: WORKER }, { kind: 'agent-behaviour', storePath: file })).rejects.toThrow(`${file}: there is no store here`);
+      expect(analysis.error).toContain(`${file}: no such store file`);
+      await expect(runInWorker({ url: WORKER }, { kind: 'agent-behaviour', storePath: file })).rejects.toThrow(`${file}: no such store file`);
       expect(existsSync(file)).toBe(false);
     } finally {
       await service.open(demo);

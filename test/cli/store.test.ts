@@ -1,5 +1,5 @@
 // `cama import` and `cama export` on store files: a broken bundle is refused naming file, line and field and
-// leaves the store as it was; export round-trips.
+// leaves the store as it was; export round-trips; a store file that does not exist is refused, not made.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +98,18 @@ describe('cama export', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('notes.txt');
     expect(fs.readdirSync(target)).toEqual(['notes.txt']);
+  });
+
+  it('refuses a store file that does not exist, naming it, and makes neither the store nor the bundle', async () => {
+    // Before, a mistyped --store made an empty store there and exported it as an empty bundle.
+    const dir = tempDir();
+    const missing = path.join(dir, 'typo.db');
+    for (const args of [['export', '--store', missing, '--out', path.join(dir, 'out')], ['eval', '--store', missing]]) {
+      const r = await cama(...args);
+      expect(r.status, args[0]).toBe(1);
+      expect(r.stderr, args[0]).toContain(`${missing}: no such store file`);
+    }
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
 

@@ -44,8 +44,7 @@ export function openData(opts: DataOptions): Opened {
     return { store, label: basename(resolve(opts.bundle)) };
   }
   if (opts.store) {
-    if (!existsSync(resolve(opts.store))) throw new Error(`${opts.store}: no such store file`);
-    return { store: Store.open(resolve(opts.store)), label: basename(resolve(opts.store)) };
+    return { store: Store.open(resolve(opts.store), { create: false }), label: basename(resolve(opts.store)) };
   }
   throw new Error('give --bundle DIR or --store FILE');
 }

@@ -38,7 +38,7 @@ export function exportCommand(): Command {
     .requiredOption('--store <file>', 'the SQLite store')
     .requiredOption('--out <dir>', 'the bundle folder to write')
     .action((opts: { store: string; out: string }) => {
-      const store = Store.open(resolve(opts.store));
+      const store = Store.open(resolve(opts.store), { create: false }); // a mistyped path exports nothing, and makes no file
       try {
         exportBundle(store, resolve(opts.out));
         cliIo().out(`exported ${opts.store} to ${opts.out}\n`);
