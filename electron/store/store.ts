@@ -47,9 +47,9 @@ export class Store {
 
   /**
    * Opens the database at `file` (creating it and its folder if needed, unless `create` is false), or an
-   * in-memory one for ':memory:', and migrates it. Work on a store the user opened elsewhere (a job thread, a
-   * background pass) passes `create: false`: a store deleted or moved meanwhile is an error naming the path,
-   * never a new empty store left behind in its place.
+   * in-memory one for ':memory:', and migrates it. Work on a store that must exist already (a job thread or
+   * background pass on the store the user opened, a command that reads one) passes `create: false`: a missing
+   * file (mistyped, or deleted or moved meanwhile) is an error naming the path, never a new empty store.
    */
   static open(file: string, { create = true }: { create?: boolean } = {}): Store {
     const onDisk = file !== IN_MEMORY && file !== '';
