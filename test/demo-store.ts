@@ -1,4 +1,5 @@
-// The demo store, made once for the tests that open it, and the content digest that keys such caches.
+// The demo store, made once for the tests that open it; the content digest that keys such caches, and the
+// build-once step they share (the browser tests' renderer build uses both).
 //
 // A workbench's first start imports the bundled demo and analyses its 80 questions with the shipped model
 // in a job thread: 3-3.5 s of a core. The browser tests and most backend tests open that store; they get a
@@ -32,38 +33,50 @@ export function sourceDigest(dirs: string[]): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+/**
+ * Makes `dir` once: unless it holds `done` already, `make` fills a private folder beside it, which is then
+ * renamed into place, so test files running side by side never use a half-made result; the one that loses
+ * the race keeps the winner's. A failed `make` leaves nothing behind.
+ */
+export async function buildOnce(dir: string, done: string, make: (scratch: string) => Promise<void>): Promise<void> {
+  if (existsSync(join(dir, done))) return;
+  mkdirSync(join(dir, '..'), { recursive: true });
+  const scratch = mkdtempSync(`${dir}.building-`);
+  try {
+    await make(scratch);
+  } catch (err) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw err;
+  }
+  try {
+    renameSync(scratch, dir);
+  } catch (err) {
+    if (!existsSync(join(dir, done))) throw err;
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 let template: Promise<string> | undefined;
 
 /**
  * The demo store as a new data folder's first start creates it, made by that same service call once per
  * content of what it is made of (the backend, the shared code, the models, the resources, the lock) and
- * kept in the system's temporary folder. Made in a private folder and renamed into place, as the browser
- * tests' renderer build is: test files side by side never copy a half-made store.
+ * kept in the system's temporary folder.
  */
 function demoStoreTemplate(): Promise<string> {
   template ??= (async () => {
     const dir = join(tmpdir(), 'wb-test-demo', sourceDigest(['electron', 'shared', 'models', 'resources']));
-    if (existsSync(join(dir, 'demo.sqlite'))) return join(dir, 'demo.sqlite');
-    mkdirSync(join(dir, '..'), { recursive: true });
-    const scratch = mkdtempSync(`${dir}.making-`);
-    const service = new WorkbenchService({ mode: 'web', version: 'test', dataDir: scratch, resourcesDir: RESOURCES, worker: { url: WORKER_URL } });
-    try {
-      await service.openDemo();
-      // The agent-behaviour pass that opening starts reads the store in a thread of its own: done before the
-      // folder is renamed, so that nothing reads the store at its old path.
-      await service.behaviourRead();
-      service.close();
-    } catch (err) {
-      service.close();
-      rmSync(scratch, { recursive: true, force: true });
-      throw err;
-    }
-    try {
-      renameSync(scratch, dir);
-    } catch (err) {
-      if (!existsSync(join(dir, 'demo.sqlite'))) throw err;
-      rmSync(scratch, { recursive: true, force: true });
-    }
+    await buildOnce(dir, 'demo.sqlite', async (scratch) => {
+      const service = new WorkbenchService({ mode: 'web', version: 'test', dataDir: scratch, resourcesDir: RESOURCES, worker: { url: WORKER_URL } });
+      try {
+        await service.openDemo();
+        // The agent-behaviour pass that opening starts reads the store in a thread of its own: done before the
+        // folder is renamed, so that nothing reads the store at its old path.
+        await service.behaviourRead();
+      } finally {
+        service.close();
+      }
+    });
     return join(dir, 'demo.sqlite');
   })();
   return template;

@@ -2,7 +2,7 @@
 // (whose first start opens the bundled demo's store: a copy of one made for every test, test/demo-store.ts,
 // unless the test asks for a new user's first start), and Debian's Chromium driven by playwright-core.
 
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { openFirstStore } from '../../electron/backend/first-store';
 import { startWebServer, type WebServer } from '../../electron/backend/server';
 import { WorkbenchService } from '../../electron/backend/service';
 import type { CallName, CallResult } from '../../shared/contract';
-import { placeDemoStore, RESOURCES, sourceDigest, WORKER_URL } from '../demo-store';
+import { buildOnce, placeDemoStore, RESOURCES, sourceDigest, WORKER_URL } from '../demo-store';
 import { HUNG_MS, PAGE_MS } from '../limits';
 import { TINY_TRAINING } from '../training';
 
@@ -62,9 +62,8 @@ export interface Workbench {
 }
 
 /**
- * The renderer, built once per content: every end-to-end file needs the same build, and a vite build is
- * several seconds of both cores. Built into a private folder and renamed into place, so test files running
- * side by side never serve a half-written build; the one that loses the race keeps the winner's.
+ * The renderer, built once per content (buildOnce): every end-to-end file needs the same build, and a vite
+ * build is several seconds of both cores.
  */
 async function rendererBuild(production = false): Promise<string> {
   // `-production-2`: production builds cached before NODE_ENV was set for them (and the jsxDEV check
@@ -77,34 +76,25 @@ async function rendererBuild(production = false): Promise<string> {
     if (stale !== undefined) throw new Error(`the cached renderer build ${dir} calls React's development JSX runtime (jsxDEV in assets/${stale}): remove that folder`);
     return dir;
   }
-  mkdirSync(join(dir, '..'), { recursive: true });
-  const scratch = mkdtempSync(`${dir}.building-`);
   // Vite and the React plugin read NODE_ENV itself, not the mode: under vitest ('test') a build in production
   // mode still compiled JSX for React's development runtime (jsxDEV), which React's production build lacks,
   // and the page rendered nothing. So a production build runs with NODE_ENV=production, as `npm run build` does.
-  const nodeEnv = process.env.NODE_ENV;
-  if (production) process.env.NODE_ENV = 'production';
-  try {
-    await build({
-      configFile: join(root, 'renderer', 'vite.config.ts'),
-      build: { outDir: scratch, emptyOutDir: true },
-      logLevel: 'error',
-      ...(production ? { mode: 'production' } : {}),
-    });
-    if (production) refuseDevelopmentJsx(scratch);
-  } catch (err) {
-    rmSync(scratch, { recursive: true, force: true });
-    throw err;
-  } finally {
-    if (nodeEnv === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = nodeEnv;
-  }
-  try {
-    renameSync(scratch, dir);
-  } catch (err) {
-    if (!existsSync(join(dir, 'index.html'))) throw err;
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  await buildOnce(dir, 'index.html', async (scratch) => {
+    const nodeEnv = process.env.NODE_ENV;
+    if (production) process.env.NODE_ENV = 'production';
+    try {
+      await build({
+        configFile: join(root, 'renderer', 'vite.config.ts'),
+        build: { outDir: scratch, emptyOutDir: true },
+        logLevel: 'error',
+        ...(production ? { mode: 'production' } : {}),
+      });
+      if (production) refuseDevelopmentJsx(scratch);
+    } finally {
+      if (nodeEnv === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = nodeEnv;
+    }
+  });
   return dir;
 }
 
