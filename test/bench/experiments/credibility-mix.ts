@@ -1,0 +1,125 @@
+// Experiment (not part of the suite or the app): a trained evidence model whose credibility c_i is a mix of
+// its own reading with and without the text. One ONNX file runs the model's graph twice on the same inputs:
+// as it is, and with the text group zeroed on its inputs (the columns `eval --ablate text` zeroes: the
+// hashed texts of memories, query and hypotheses, the text scalars, the text pair and support features). The
+// affinity, the support and the reliability head are the first run's; the credibility is
+// weight · c_i(as is) + (1 − weight) · c_i(text zeroed). The metadata is the model's, with its name marked,
+// so the engine, the worker threads and `cama protocol --model` load it like the model itself.
+//   npx tsx test/bench/experiments/credibility-mix.ts [--model models/default.onnx] [--weight 0.5] --out FILE.onnx
+// It then checks itself on a simulated bundle's initial slices: every output but the credibility equals the
+// model's, and the credibility equals the mix of the model's and its text-ablated view's.
+// Results are in the notebook (docs/experiments.md, "2026-12-07 (evening)").
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import onnxProto from 'onnx-proto';
+import { ablate, featureLayout, groupColumns, SUPPORT_DIM } from '../../../electron/model/featurizer';
+import { META, readMetadata } from '../../../electron/model/onnx-export';
+import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
+import { TEXT_DIM } from '../../../electron/model/text-hash';
+import { simulatorConfig } from '../../../electron/simulator/config';
+import { simulate } from '../../../electron/simulator/simulate';
+import { initialSliceAffinities, learnedEngine } from './common';
+
+const { onnx } = onnxProto;
+
+const { values } = parseArgs({ options: { model: { type: 'string', default: 'models/default.onnx' }, weight: { type: 'string', default: '0.5' }, out: { type: 'string' } } });
+const weight = Number(values.weight);
+if (!values.out || !Number.isFinite(weight) || weight < 0 || weight > 1) throw new Error('usage: credibility-mix.ts [--model FILE] [--weight W in 0..1] --out FILE.onnx');
+const modelFile = resolve(values.model);
+const outFile = resolve(values.out);
+
+const bytes = new Uint8Array(readFileSync(modelFile));
+const model = onnx.ModelProto.decode(bytes);
+const graph = model.graph as onnxProto.onnx.GraphProto;
+const version = readMetadata(bytes)[META.featurizer];
+const { memoryDim, pairDim } = featureLayout(version as Parameters<typeof featureLayout>[0]);
+const text = groupColumns('text', version as Parameters<typeof groupColumns>[1]);
+
+/** A float constant of the given shape. */
+const constant = (name: string, dims: number[], data: number[]): onnxProto.onnx.ITensorProto => ({ name, dims, dataType: onnx.TensorProto.DataType.FLOAT, floatData: data });
+/** 1 on every column, 0 on `zeroed`. */
+const keep = (n: number, zeroed: Iterable<number>): number[] => {
+  const m = new Array<number>(n).fill(1);
+  for (const c of zeroed) m[c] = 0;
+  return m;
+};
+const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+
+// The masks, broadcast over the leading axes of each input.
+const masks: Record<string, number[]> = {
+  memory_features: keep(memoryDim, [...range(TEXT_DIM), ...text.memory]),
+  query_features: keep(TEXT_DIM, range(TEXT_DIM)),
+  hypothesis_features: keep(TEXT_DIM, range(TEXT_DIM)),
+  pair_features: keep(pairDim, text.pairs),
+  support_features: keep(SUPPORT_DIM, text.support),
+};
+const inputNames = graph.input.map((i) => i.name ?? '');
+for (const name of Object.keys(masks)) if (!inputNames.includes(name)) throw new Error(`${modelFile}: the graph has no input ${name}`);
+if (!graph.output.some((o) => o.name === 'credibility')) throw new Error(`${modelFile}: the graph has no output credibility`);
+
+const nodes: onnxProto.onnx.INodeProto[] = [];
+const initializers: onnxProto.onnx.ITensorProto[] = [...graph.initializer];
+// The first run: the graph as it is, its credibility renamed.
+const asIs = (n: string | null | undefined): string => (n === 'credibility' ? 'as-is/credibility' : (n ?? ''));
+for (const node of graph.node) nodes.push({ ...node, input: (node.input ?? []).map(asIs), output: (node.output ?? []).map(asIs) });
+// The second run: every node and parameter renamed, reading the masked inputs.
+const masked = new Set(Object.keys(masks));
+const shared = new Set(inputNames.filter((n) => !masked.has(n)));
+const blind = (n: string | null | undefined): string => (!n || shared.has(n) ? (n ?? '') : `no-text/${n}`);
+for (const [name, mask] of Object.entries(masks)) {
+  initializers.push(constant(`mask/${name}`, [mask.length], mask));
+  nodes.push({ opType: 'Mul', name: `mask/${name}`, input: [name, `mask/${name}`], output: [`no-text/${name}`] });
+}
+for (const t of graph.initializer) initializers.push({ ...t, name: blind(t.name) });
+for (const node of graph.node) nodes.push({ ...node, name: blind(node.name || node.output?.[0]), input: (node.input ?? []).map(blind), output: (node.output ?? []).map(blind) });
+// The credibility: weight · as is + (1 − weight) · without the text.
+initializers.push(constant('mix/weight', [], [weight]), constant('mix/rest', [], [1 - weight]));
+nodes.push(
+  { opType: 'Mul', name: 'mix/as-is', input: ['as-is/credibility', 'mix/weight'], output: ['mix/as-is'] },
+  { opType: 'Mul', name: 'mix/no-text', input: ['no-text/credibility', 'mix/rest'], output: ['mix/no-text'] },
+  { opType: 'Add', name: 'mix/credibility', input: ['mix/as-is', 'mix/no-text'], output: ['credibility'] },
+);
+
+const metadata: Record<string, string> = Object.fromEntries(model.metadataProps.map((p) => [p.key ?? '', p.value ?? '']));
+metadata[META.name] = `${metadata[META.name] ?? 'model'}, credibility ${weight} as is + ${1 - weight} without the text`;
+const composed = onnx.ModelProto.encode(
+  onnx.ModelProto.create({
+    irVersion: model.irVersion,
+    opsetImport: model.opsetImport,
+    producerName: 'cama-workbench credibility-mix experiment',
+    graph: { name: 'credibility mix', node: nodes, initializer: initializers, input: graph.input, output: graph.output },
+    metadataProps: Object.entries(metadata).map(([key, value]) => ({ key, value })),
+  }),
+).finish();
+mkdirSync(dirname(outFile), { recursive: true });
+writeFileSync(outFile, composed);
+const card = modelFile.replace(/\.onnx$/, '.card.json');
+if (existsSync(card)) copyFileSync(card, outFile.replace(/\.onnx$/, '.card.json'));
+
+// The check, on the initial slices of a small simulated bundle.
+const dir = mkdtempSync(join(tmpdir(), 'cama-credibility-mix-'));
+try {
+  await simulate(simulatorConfig({ name: 'check', seed: 77, world: { subjects: 20 }, queries: { count: 30 } }), join(dir, 'b'));
+  const { engine, model: original } = await learnedEngine(modelFile);
+  const mix = await OnnxEvidenceModel.load(outFile);
+  const worst = { credibility: 0, other: 0 };
+  let slices = 0;
+  for await (const { features: f } of initialSliceAffinities(join(dir, 'b'), { engine, model: original })) {
+    if (f.K === 0 || f.L === 0) continue;
+    slices++;
+    const [a, b, m] = await Promise.all([original.run(f), original.run(ablate(f, ['text'])), mix.run(f)]);
+    for (let i = 0; i < m.credibility.length; i++) {
+      const want = weight * (a.credibility[i] as number) + (1 - weight) * (b.credibility[i] as number);
+      worst.credibility = Math.max(worst.credibility, Math.abs((m.credibility[i] as number) - want));
+    }
+    for (const k of ['affinity', 'support', 'reliabilityHead'] as const) {
+      for (let i = 0; i < m[k].length; i++) worst.other = Math.max(worst.other, Math.abs((m[k][i] as number) - (a[k][i] as number)));
+    }
+  }
+  console.log(`wrote ${outFile}; checked on ${slices} initial slices: credibility off the mix by at most ${worst.credibility.toExponential(2)}, other outputs off the model's by ${worst.other.toExponential(2)}`);
+  if (slices === 0 || worst.credibility > 1e-5 || worst.other > 1e-5) throw new Error('the composed graph does not compute the mix');
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
