@@ -1,7 +1,8 @@
 // Experiment (not part of the suite or the app): a trained evidence model whose credibility c_i is a mix of
 // its own reading with and without the text. One ONNX file runs the model's graph twice on the same inputs:
 // as it is, and with the text group zeroed on its inputs (the columns `eval --ablate text` zeroes: the
-// hashed texts of memories, query and hypotheses, the text scalars, the text pair and support features). The
+// hashed texts of memories, query and hypotheses, the text scalars, the text pair and support features; with
+// --keep, only those a rewrite was measured to change: kept-columns.ts). The
 // affinity, the support and the reliability head are the first run's; the credibility is
 // weight · c_i(as is) + (1 − weight) · c_i(text zeroed). The metadata is the model's, with its name marked,
 // so the engine, the worker threads and `cama protocol --model` load it like the model itself.
@@ -14,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import onnxProto from 'onnx-proto';
-import { ablate, featureLayout, groupColumns, SUPPORT_DIM } from '../../../electron/model/featurizer';
+import { featureLayout, type GroupColumns, groupColumns, SUPPORT_DIM, zeroColumns } from '../../../electron/model/featurizer';
 import { META, readMetadata } from '../../../electron/model/onnx-export';
 import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
 import { TEXT_DIM } from '../../../electron/model/text-hash';
@@ -24,9 +25,13 @@ import { initialSliceAffinities, learnedEngine } from './common';
 
 const { onnx } = onnxProto;
 
-const { values } = parseArgs({ options: { model: { type: 'string', default: 'models/default.onnx' }, weight: { type: 'string', default: '0.5' }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { model: { type: 'string', default: 'models/default.onnx' }, weight: { type: 'string', default: '0.5' }, keep: { type: 'string' }, out: { type: 'string' } },
+});
 const weight = Number(values.weight);
-if (!values.out || !Number.isFinite(weight) || weight < 0 || weight > 1) throw new Error('usage: credibility-mix.ts [--model FILE] [--weight W in 0..1] --out FILE.onnx');
+if (!values.out || !Number.isFinite(weight) || weight < 0 || weight > 1) {
+  throw new Error('usage: credibility-mix.ts [--model FILE] [--weight W in 0..1] [--keep KEPT.json] --out FILE.onnx');
+}
 const modelFile = resolve(values.model);
 const outFile = resolve(values.out);
 
@@ -35,7 +40,18 @@ const model = onnx.ModelProto.decode(bytes);
 const graph = model.graph as onnxProto.onnx.GraphProto;
 const version = readMetadata(bytes)[META.featurizer];
 const { memoryDim, pairDim } = featureLayout(version as Parameters<typeof featureLayout>[0]);
-const text = groupColumns('text', version as Parameters<typeof groupColumns>[1]);
+const textGroup = groupColumns('text', version as Parameters<typeof groupColumns>[1]);
+// With --keep (kept-columns.ts's JSON), the second run keeps the text columns a rewrite was measured to keep.
+const kept: { memory: number[]; pairs: number[]; support: number[]; hashedText: boolean } = values.keep
+  ? JSON.parse(readFileSync(values.keep, 'utf8'))
+  : { memory: [], pairs: [], support: [], hashedText: false };
+const text: GroupColumns = {
+  memory: textGroup.memory.filter((c) => !kept.memory.includes(c)),
+  pairs: textGroup.pairs.filter((c) => !kept.pairs.includes(c)),
+  support: textGroup.support.filter((c) => !kept.support.includes(c)),
+  hashedText: !kept.hashedText,
+  provenance: false,
+};
 
 /** A float constant of the given shape. */
 const constant = (name: string, dims: number[], data: number[]): onnxProto.onnx.ITensorProto => ({ name, dims, dataType: onnx.TensorProto.DataType.FLOAT, floatData: data });
@@ -48,10 +64,11 @@ const keep = (n: number, zeroed: Iterable<number>): number[] => {
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
 // The masks, broadcast over the leading axes of each input.
+const hashed = text.hashedText ? range(TEXT_DIM) : [];
 const masks: Record<string, number[]> = {
-  memory_features: keep(memoryDim, [...range(TEXT_DIM), ...text.memory]),
-  query_features: keep(TEXT_DIM, range(TEXT_DIM)),
-  hypothesis_features: keep(TEXT_DIM, range(TEXT_DIM)),
+  memory_features: keep(memoryDim, [...hashed, ...text.memory]),
+  query_features: keep(TEXT_DIM, hashed),
+  hypothesis_features: keep(TEXT_DIM, hashed),
   pair_features: keep(pairDim, text.pairs),
   support_features: keep(SUPPORT_DIM, text.support),
 };
@@ -83,7 +100,7 @@ nodes.push(
 );
 
 const metadata: Record<string, string> = Object.fromEntries(model.metadataProps.map((p) => [p.key ?? '', p.value ?? '']));
-metadata[META.name] = `${metadata[META.name] ?? 'model'}, credibility ${weight} as is + ${1 - weight} without the text`;
+metadata[META.name] = `${metadata[META.name] ?? 'model'}, credibility ${weight} as is + ${1 - weight} without the text${values.keep ? ' a rewrite changes' : ''}`;
 const composed = onnx.ModelProto.encode(
   onnx.ModelProto.create({
     irVersion: model.irVersion,
@@ -109,7 +126,7 @@ try {
   for await (const { features: f } of initialSliceAffinities(join(dir, 'b'), { engine, model: original })) {
     if (f.K === 0 || f.L === 0) continue;
     slices++;
-    const [a, b, m] = await Promise.all([original.run(f), original.run(ablate(f, ['text'])), mix.run(f)]);
+    const [a, b, m] = await Promise.all([original.run(f), original.run(zeroColumns(f, [text])), mix.run(f)]);
     for (let i = 0; i < m.credibility.length; i++) {
       const want = weight * (a.credibility[i] as number) + (1 - weight) * (b.credibility[i] as number);
       worst.credibility = Math.max(worst.credibility, Math.abs((m.credibility[i] as number) - want));
