@@ -6,13 +6,14 @@
 // affinity, the support and the reliability head are the first run's; the credibility is
 // weight · c_i(as is) + (1 − weight) · c_i(text zeroed). The metadata is the model's, with its name marked,
 // so the engine, the worker threads and `cama protocol --model` load it like the model itself.
-//   npx tsx test/bench/experiments/credibility-mix.ts [--model models/default.onnx] [--weight 0.5] --out FILE.onnx
+//   npx tsx test/bench/experiments/credibility-mix.ts [--model models/default.onnx] [--policy models/policy.onnx] [--weight 0.5] [--keep KEPT.json] --out FILE.onnx
 // It then checks itself on a simulated bundle's initial slices: every output but the credibility equals the
 // model's, and the credibility equals the mix of the model's and its text-ablated view's.
 // Results are in the notebook (docs/experiments.md, "2026-12-07 (evening)").
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import onnxProto from 'onnx-proto';
 import { featureLayout, type GroupColumns, groupColumns, SUPPORT_DIM, zeroColumns } from '../../../electron/model/featurizer';
@@ -26,11 +27,17 @@ import { initialSliceAffinities, learnedEngine } from './common';
 const { onnx } = onnxProto;
 
 const { values } = parseArgs({
-  options: { model: { type: 'string', default: 'models/default.onnx' }, weight: { type: 'string', default: '0.5' }, keep: { type: 'string' }, out: { type: 'string' } },
+  options: {
+    model: { type: 'string', default: 'models/default.onnx' },
+    policy: { type: 'string', default: 'models/policy.onnx' },
+    weight: { type: 'string', default: '0.5' },
+    keep: { type: 'string' },
+    out: { type: 'string' },
+  },
 });
 const weight = Number(values.weight);
 if (!values.out || !Number.isFinite(weight) || weight < 0 || weight > 1) {
-  throw new Error('usage: credibility-mix.ts [--model FILE] [--weight W in 0..1] [--keep KEPT.json] --out FILE.onnx');
+  throw new Error('usage: credibility-mix.ts [--model FILE] [--policy FILE] [--weight W in 0..1] [--keep KEPT.json] --out FILE.onnx');
 }
 const modelFile = resolve(values.model);
 const outFile = resolve(values.out);
@@ -112,8 +119,21 @@ const composed = onnx.ModelProto.encode(
 ).finish();
 mkdirSync(dirname(outFile), { recursive: true });
 writeFileSync(outFile, composed);
+// The source model's card, made this file's (its sha256 and file name), so that the engine runs it at the τ's
+// the source model runs at with --policy: its card's calibration, with τ_N and τ_H as the policy's card
+// recalibrated them for the source model. (A card naming another file is ignored, and so is a policy card's
+// recalibration for another model: the engine's defaults would be used instead.)
 const card = modelFile.replace(/\.onnx$/, '.card.json');
-if (existsSync(card)) copyFileSync(card, outFile.replace(/\.onnx$/, '.card.json'));
+if (existsSync(card)) {
+  const own = { ...JSON.parse(readFileSync(card, 'utf8')), file: basename(outFile), sha256: createHash('sha256').update(composed).digest('hex') };
+  const policyCard = resolve(values.policy).replace(/\.onnx$/, '.card.json');
+  if (existsSync(policyCard)) {
+    const p = JSON.parse(readFileSync(policyCard, 'utf8')) as { evidenceModel?: { sha256?: string }; thresholds?: { tauN: number; tauH: number } };
+    if (p.thresholds && p.evidenceModel?.sha256 === createHash('sha256').update(bytes).digest('hex')) own.calibration = { ...own.calibration, ...p.thresholds };
+  }
+  writeFileSync(outFile.replace(/\.onnx$/, '.card.json'), `${JSON.stringify(own, null, 2)}\n`);
+  console.log(`card: τ_p ${own.calibration?.tauP}, τ_N ${own.calibration?.tauN}, τ_H ${own.calibration?.tauH}`);
+}
 
 // The check, on the initial slices of a small simulated bundle.
 const dir = mkdtempSync(join(tmpdir(), 'cama-credibility-mix-'));
