@@ -45,12 +45,24 @@ export interface EngineSetup {
    * with a policy trained against this evidence model, said in the setup line (describeSetup), not a note.
    */
   thresholdsFrom?: string;
+  /**
+   * The model card whose calibration (τ_p, τ_N, τ_H) the engine took. Absent where it runs at its defaults:
+   * the heuristic provider, or a model with no card, a card of another file or one without a calibration.
+   */
+  calibrationFrom?: string;
+  /** The τ's the engine settings set themselves (`--engine-config`), which win over any card. */
+  tausGiven?: TauName[];
 }
+
+const TAUS = ['tauP', 'tauN', 'tauH'] as const;
+type TauName = (typeof TAUS)[number];
+const tausGivenIn = (given: Record<string, unknown>): TauName[] => TAUS.filter((t) => given[t] !== undefined);
 
 /** The engine with the given overrides of the default configuration (heuristic assignment provider). */
 export function engineSetup(overrides: unknown = {}, source?: string): EngineSetup {
   const config = engineConfig(overrides, source);
-  return { config, model: heuristicModel(config.duplicateThreshold), policy: heuristicPolicy };
+  const tausGiven = tausGivenIn(overrideObject(overrides));
+  return { config, model: heuristicModel(config.duplicateThreshold), policy: heuristicPolicy, ...(tausGiven.length > 0 ? { tausGiven } : {}) };
 }
 
 function overrideObject(overrides: unknown): Record<string, unknown> {
@@ -83,7 +95,15 @@ export async function engineSetupWithModel(file: string, overrides: unknown = {}
     notes.push(`μ is the model's own (trained with μ = ${model.info.mu}); the override μ = ${String(given.mu)} is ignored`);
   }
   const config = engineConfig({ ...calibrated, ...given, slots: given.slots ?? model.info.slots, mu: model.info.mu }, source);
-  return { config, model, policy: heuristicPolicy, notes };
+  const tausGiven = tausGivenIn(given);
+  return {
+    config,
+    model,
+    policy: heuristicPolicy,
+    notes,
+    ...(calibrated.tauP !== undefined ? { calibrationFrom: cardFile } : {}),
+    ...(tausGiven.length > 0 ? { tausGiven } : {}),
+  };
 }
 
 export interface LoadEngineOptions {
@@ -198,9 +218,28 @@ async function withPolicy(
   return { ...setup, config, policy, notes, ...(heuristicThresholds ? { heuristicThresholds } : {}), ...(thresholdsFrom ? { thresholdsFrom } : {}) };
 }
 
-/** One line saying which components ran, naming stand-ins as such, and where τ_N, τ_H came from a policy's card. */
-export function describeSetup(setup: Pick<EngineSetup, 'model' | 'policy'> & Partial<Pick<EngineSetup, 'config' | 'thresholdsFrom'>>): string {
+/**
+ * One line saying which components ran, naming stand-ins as such, and the τ's they ran at with where each came
+ * from: a policy's card (τ_N, τ_H recalibrated for it), the model's card, the engine settings, or the engine's
+ * defaults. Two runs' lines tell whether they are comparable: a model whose card names another file runs at the
+ * defaults, and says so here as well as in a note.
+ */
+export function describeSetup(
+  setup: Pick<EngineSetup, 'model' | 'policy'> & Partial<Pick<EngineSetup, 'config' | 'thresholdsFrom' | 'calibrationFrom' | 'tausGiven'>>,
+): string {
   const tag = (name: string, heuristic: boolean) => (heuristic ? `${name} (HEURISTIC stand-in)` : name);
-  const gate = setup.thresholdsFrom && setup.config ? `; τ_N = ${setup.config.tauN}, τ_H = ${setup.config.tauH}, recalibrated for the learned policy (${setup.thresholdsFrom})` : '';
-  return `assignment: ${tag(setup.model.name, setup.model.heuristic)}; policy: ${tag(setup.policy.name, setup.policy.heuristic)}${gate}`;
+  const line = `assignment: ${tag(setup.model.name, setup.model.heuristic)}; policy: ${tag(setup.policy.name, setup.policy.heuristic)}`;
+  const { config } = setup;
+  if (!config) return line;
+  const symbol: Record<TauName, string> = { tauP: 'τ_p', tauN: 'τ_N', tauH: 'τ_H' };
+  const given = setup.tausGiven ?? [];
+  const fromPolicy: TauName[] = setup.thresholdsFrom ? ['tauN', 'tauH'] : [];
+  const names = (ts: readonly TauName[]) => ts.map((t) => symbol[t]).join(', ');
+  const rest = TAUS.filter((t) => !given.includes(t) && !fromPolicy.includes(t));
+  const sources = [
+    given.length > 0 ? `${names(given)} as the engine settings give` : '',
+    fromPolicy.length > 0 ? `${names(fromPolicy)} recalibrated for the learned policy (${setup.thresholdsFrom})` : '',
+    rest.length > 0 ? `${names(rest)} ${setup.calibrationFrom ? `from the model card (${setup.calibrationFrom})` : `the engine's default${rest.length > 1 ? 's' : ''}`}` : '',
+  ].filter(Boolean);
+  return `${line}; τ_p = ${config.tauP}, τ_N = ${config.tauN}, τ_H = ${config.tauH} (${sources.join('; ')})`;
 }

@@ -10,7 +10,7 @@ import { replaceModelAtomically } from '../../electron/model/atomic';
 import { exportOnnx, META } from '../../electron/model/onnx-export';
 import { NEURAL_SCORER, OnnxEvidenceModel } from '../../electron/model/onnx-model';
 import { buildSpec, DEFAULT_HYPER } from '../../electron/model/spec';
-import { engineSetupWithModel, loadEngine } from '../../electron/runtime/setup';
+import { describeSetup, engineSetupWithModel, loadEngine } from '../../electron/runtime/setup';
 import type { Store } from '../../electron/store/store';
 import { initialInput, randomWeights, simulateBundle, storeOf, tempDir } from './helpers';
 
@@ -59,8 +59,11 @@ describe('engine setup with a trained model', () => {
     expect(setup.model.name).toBe('neural:tiny');
     expect(setup.model.heuristic).toBe(false);
     expect([setup.config.tauP, setup.config.tauN, setup.config.tauH, setup.config.mu]).toEqual([0.25, 2, 0.2, 0.5]);
+    // The setup line the CLI prints under every report says what the τ's are and where they came from.
+    expect(describeSetup(setup)).toMatch(/; τ_p = 0\.25, τ_N = 2, τ_H = 0\.2 \(τ_p, τ_N, τ_H from the model card \(.*models-a\/default\.card\.json\)\)$/);
     const overridden = await loadEngine({ tauP: 1 }, { modelsDir: models });
     expect(overridden.config.tauP).toBe(1);
+    expect(describeSetup(overridden)).toMatch(/; τ_p = 1, τ_N = 2, τ_H = 0\.2 \(τ_p as the engine settings give; τ_N, τ_H from the model card \(.*\)\)$/);
   });
 
   it("ignores, and says so, a card whose sha256 is another model's (no borrowed calibration)", async () => {
@@ -70,6 +73,8 @@ describe('engine setup with a trained model', () => {
     expect(setup.model.name).toBe('neural:tiny');
     expect(setup.config.tauP).not.toBe(0.25);
     expect(setup.notes?.join(' ')).toMatch(/describes another model file \(sha256 differs\)/);
+    // Said in the setup line too, which reports keep (a note goes to stderr only).
+    expect(describeSetup(setup)).toMatch(/; τ_p = 0\.5, τ_N = 1, τ_H = 0\.35 \(τ_p, τ_N, τ_H the engine's defaults\)$/);
   });
 
   it('falls back to the heuristic provider, and says so, without a model', async () => {

@@ -128,7 +128,9 @@ describe('the learned policy in the engine', () => {
     expect(setup.heuristicThresholds).toEqual(own);
     // The normal course, not a warning: said in the setup line the CLI prints, never among the notes.
     expect(setup.notes?.join(' ') ?? '').not.toMatch(/recalibrated/);
-    expect(describeSetup(setup)).toMatch(/policy: learned:policy; τ_N = 2, τ_H = 0\.5, recalibrated for the learned policy \(.*policy\.card\.json\)$/);
+    expect(describeSetup(setup)).toMatch(
+      /policy: learned:policy; τ_p = [\d.]+, τ_N = 2, τ_H = 0\.5 \(τ_N, τ_H recalibrated for the learned policy \(.*policy\.card\.json\); τ_p from the model card \(.*default\.card\.json\)\)$/,
+    );
     const episodes = await episodesOf(setup, ['cama', 'cama_wo_policy']);
     for (const e of episodes.get('cama') ?? []) expect([e.config.tauN, e.config.tauH]).toEqual([2, 0.5]);
     for (const e of episodes.get('cama_wo_policy') ?? []) expect([e.config.tauN, e.config.tauH]).toEqual([own.tauN, own.tauH]);

@@ -119,6 +119,9 @@ export function protocolCommand(): Command {
         config: configFile,
         model: setup.model.name,
         policy: setup.policy.name,
+        // The τ's the run was at, and the setup line saying where they came from (two runs compare only at the same τ's).
+        taus: { tauP: setup.config.tauP, tauN: setup.config.tauN, tauH: setup.config.tauH },
+        setup: describeSetup(setup),
         rows,
         checks: checks.map((c) => ({ set: c.row.set, provenance: c.row.provenance, claims: c.row.claims, what: c.what, pass: c.pass, value: c.value, ci95: c.interval, settled: c.settled })),
         invariance,
