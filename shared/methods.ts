@@ -19,19 +19,48 @@ export function isInputGroup(v: string): v is InputGroup {
   return (INPUT_GROUPS as readonly string[]).includes(v);
 }
 
-/** The name a trained model runs under and its episodes record: `neural:<name>`, and ` w/o a+b` with input groups zeroed. */
-export function neuralModelName(name: string, zeroed: readonly InputGroup[] = []): string {
-  return `${NEURAL_PREFIX}${name}${zeroed.length > 0 ? ` w/o ${zeroed.join('+')}` : ''}`;
+/** Where an ablation zeroes its groups: in every input of the model, or only where it computes the credibility c_i. */
+export const CREDIBILITY_PREFIX = 'credibility:';
+
+/**
+ * The name a trained model runs under and its episodes record: `neural:<name>`, ` w/o a+b` with input groups
+ * zeroed, and ` w/o credibility:c+d` with groups zeroed for its credibility alone.
+ */
+export function neuralModelName(name: string, zeroed: readonly InputGroup[] = [], credibilityZeroed: readonly InputGroup[] = []): string {
+  const all = zeroed.length > 0 ? ` w/o ${zeroed.join('+')}` : '';
+  const credibility = credibilityZeroed.length > 0 ? ` w/o ${CREDIBILITY_PREFIX}${credibilityZeroed.join('+')}` : '';
+  return `${NEURAL_PREFIX}${name}${all}${credibility}`;
 }
 
-/** A recorded provider's trained model and the input groups it ran with zeroed; null for one that is no trained model (the heuristic). */
-export function parseNeuralModelName(provider: string): { name: string; zeroed: InputGroup[] } | null {
+/**
+ * A recorded provider's trained model and the input groups it ran with zeroed (everywhere, and for its credibility
+ * alone); null for one that is no trained model (the heuristic).
+ */
+export function parseNeuralModelName(provider: string): { name: string; zeroed: InputGroup[]; credibilityZeroed: InputGroup[] } | null {
   if (!provider.startsWith(NEURAL_PREFIX)) return null;
-  const rest = provider.slice(NEURAL_PREFIX.length);
-  const suffix = / w\/o ([a-z+]+)$/.exec(rest);
-  const groups = suffix?.[1]?.split('+') ?? [];
-  if (suffix && groups.every(isInputGroup)) return { name: rest.slice(0, suffix.index), zeroed: groups };
-  return { name: rest, zeroed: [] };
+  let rest = provider.slice(NEURAL_PREFIX.length);
+  const suffix = (credibility: boolean): InputGroup[] => {
+    const m = (credibility ? / w\/o credibility:([a-z+]+)$/ : / w\/o ([a-z+]+)$/).exec(rest);
+    const groups = m?.[1]?.split('+') ?? [];
+    if (!m || !groups.every(isInputGroup)) return [];
+    rest = rest.slice(0, m.index);
+    return groups;
+  };
+  const credibilityZeroed = suffix(true);
+  const zeroed = suffix(false);
+  return { name: rest, zeroed, credibilityZeroed };
+}
+
+/**
+ * An ablation as `eval --ablate` names it: input groups joined by + (zeroed in every input), or the same after
+ * `credibility:` (zeroed only where the model computes its credibility; the affinity and the support read them).
+ * Null, with nothing zeroed, for a spec naming anything else.
+ */
+export function parseAblation(spec: string): { groups: InputGroup[]; part: 'all' | 'credibility' } | null {
+  const credibility = spec.startsWith(CREDIBILITY_PREFIX);
+  const groups = (credibility ? spec.slice(CREDIBILITY_PREFIX.length) : spec).split('+');
+  if (groups.length === 0 || !groups.every(isInputGroup)) return null;
+  return { groups, part: credibility ? 'credibility' : 'all' };
 }
 
 /** What each input group holds, in words a researcher reads beside the switch that zeroes it. */

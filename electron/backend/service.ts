@@ -256,15 +256,17 @@ export class WorkbenchService {
    * The engine an episode was produced with (its recorded model), so a what-if recomputes with the same
    * model even after the app switched to another; refuses, naming it, a model it cannot load. An episode of
    * an input ablation (`cama_ablate_<group>`) records `neural:<name> w/o <groups>`: that model with those
-   * groups zeroed.
+   * groups zeroed (` w/o credibility:<groups>`: zeroed for its credibility alone).
    */
   private async engineFor(config: Record<string, unknown>): Promise<EngineSetup> {
     const recorded = typeof config.model === 'string' ? config.model : (await this.engine).model.name;
     const parsed = parseNeuralModelName(recorded);
     const setup = await this.engineNamed(parsed ? neuralModelName(parsed.name) : recorded);
-    if (!parsed || parsed.zeroed.length === 0) return setup;
+    if (!parsed || (parsed.zeroed.length === 0 && parsed.credibilityZeroed.length === 0)) return setup;
     if (!canAblate(setup.model)) throw new Error(`this episode was produced by "${recorded}", but ${setup.model.name} has no input groups to zero: cannot recompute it`);
-    return { ...setup, model: setup.model.withAblation(parsed.zeroed) };
+    let model = parsed.zeroed.length > 0 ? setup.model.withAblation(parsed.zeroed) : setup.model;
+    if (parsed.credibilityZeroed.length > 0) model = (model as typeof setup.model).withAblation(parsed.credibilityZeroed, 'credibility');
+    return { ...setup, model };
   }
 
   /** The engine of a model by the name it runs under: the active one, the heuristic provider, or one of the workbench's models, loaded once. */

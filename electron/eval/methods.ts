@@ -13,7 +13,7 @@ import type { EvidenceModel, SliceInput } from '../engine/evidence/model';
 import { heuristicPolicy, type RecoveryPolicy } from '../engine/policy';
 import type { MemorySource, SliceMemory } from '../engine/types';
 import { type Matrix, matrix } from '../../shared/math/matrix';
-import { ORACLE_FACTORS, ORACLE_SLOTS } from '../../shared/methods';
+import { CREDIBILITY_PREFIX, type InputGroup, ORACLE_FACTORS, ORACLE_SLOTS, parseAblation } from '../../shared/methods';
 import { factorsOn } from './harness';
 import { GROUPS } from '../model/featurizer';
 import { defaultModelsDir } from '../model/paths';
@@ -246,7 +246,7 @@ function oracleSlotsModel(source: EvalSource, inner: EvidenceModel): EvidenceMod
 
 /** A model whose input groups can be zeroed at inference (the trained ONNX model). */
 interface Ablatable extends EvidenceModel {
-  withAblation(groups: readonly string[]): EvidenceModel;
+  withAblation(groups: readonly InputGroup[], part?: 'all' | 'credibility'): EvidenceModel;
 }
 
 const ablatedModels = new WeakMap<EvidenceModel, Map<string, EvidenceModel>>();
@@ -260,15 +260,20 @@ export function canAblate(model: EvidenceModel): model is Ablatable {
  * `cama_ablate_<group>`: CAMA with one input group of the trained model zeroed at inference (`eval
  * --ablate`), everything else as `cama`: what the model's decisions owe to that group. `a+b` zeroes both:
  * where two groups say the same thing, each alone costs little and both together what they carry.
+ * `credibility:<group>` zeroes it only where the model computes its credibility c_i (the grouping and the
+ * support still read it): what the decisions owe to the credibility's reading of that group.
  */
 export function ablationMethod(group: string): Method {
-  return cama(`cama_ablate_${group}`, `cama with the evidence model's ${group} inputs zeroed at inference`, {}, async (ctx) => {
+  const spec = parseAblation(group);
+  if (!spec) throw new Error(`cama_ablate_${group}: not an ablation (input groups ${GROUPS.join(', ')} joined by +, or the same after ${CREDIBILITY_PREFIX})`);
+  const what = spec.part === 'credibility' ? `${spec.groups.join('+')} inputs zeroed for its credibility alone` : `${group} inputs zeroed`;
+  return cama(`cama_ablate_${group}`, `cama with the evidence model's ${what} at inference`, {}, async (ctx) => {
     const model = ctx.model;
     if (!canAblate(model)) throw new Error(`cama_ablate_${group} (eval --ablate) needs the trained evidence model: ${model.name} reads no input features to zero`);
     let byGroup = ablatedModels.get(model);
     if (!byGroup) ablatedModels.set(model, (byGroup = new Map()));
     let ablated = byGroup.get(group);
-    if (!ablated) byGroup.set(group, (ablated = model.withAblation(group.split('+'))));
+    if (!ablated) byGroup.set(group, (ablated = model.withAblation(spec.groups, spec.part)));
     return { model: ablated };
   });
 }

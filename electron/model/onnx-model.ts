@@ -41,8 +41,13 @@ export class OnnxEvidenceModel implements EvidenceModel {
     readonly ablated: readonly FeatureGroup[] = [],
     /** Where only a memory's text speaks: its credibility-weighted reading (default), or the neural scorer. */
     readonly textSupport: 'reading' | 'neural' = 'reading',
+    /**
+     * Input groups zeroed for the credibility c_i alone (`eval --ablate credibility:<groups>`): the graph runs a
+     * second time on the inputs without them, and c_i is that run's; the affinity and the support are the first's.
+     */
+    readonly credibilityAblated: readonly FeatureGroup[] = [],
   ) {
-    this.name = `${neuralModelName(info.name, ablated)}${textSupport === 'neural' ? ' (neural text support)' : ''}`;
+    this.name = `${neuralModelName(info.name, ablated, credibilityAblated)}${textSupport === 'neural' ? ' (neural text support)' : ''}`;
   }
 
   /** How Z is formed from the graph's affinity: J, link threshold and row temperature, from the model's hyper. */
@@ -51,15 +56,20 @@ export class OnnxEvidenceModel implements EvidenceModel {
     return { slots: this.info.slots, threshold: hyper.linkThreshold ?? DEFAULT_HYPER.linkThreshold, temperature: hyper.slotTemperature ?? DEFAULT_HYPER.slotTemperature };
   }
 
-  /** The same model (one session) with the given input groups zeroed at inference, besides any it zeroes already (in GROUPS order). */
-  withAblation(groups: readonly FeatureGroup[]): OnnxEvidenceModel {
-    const zeroed = INPUT_GROUPS.filter((g) => this.ablated.includes(g) || groups.includes(g));
-    return new OnnxEvidenceModel(this.session, this.info, this.file, zeroed, this.textSupport);
+  /**
+   * The same model (one session) with the given input groups zeroed at inference, besides any it zeroes already
+   * (in GROUPS order): in every input (`all`), or only where it computes the credibility (`credibility`).
+   */
+  withAblation(groups: readonly FeatureGroup[], part: 'all' | 'credibility' = 'all'): OnnxEvidenceModel {
+    const add = (had: readonly FeatureGroup[]) => INPUT_GROUPS.filter((g) => had.includes(g) || groups.includes(g));
+    return part === 'all'
+      ? new OnnxEvidenceModel(this.session, this.info, this.file, add(this.ablated), this.textSupport, this.credibilityAblated)
+      : new OnnxEvidenceModel(this.session, this.info, this.file, this.ablated, this.textSupport, add(this.credibilityAblated));
   }
 
   /** The same model (one session) scoring text-only rows with its neural scorer instead of the reading. */
   withNeuralTextSupport(): OnnxEvidenceModel {
-    return new OnnxEvidenceModel(this.session, this.info, this.file, this.ablated, 'neural');
+    return new OnnxEvidenceModel(this.session, this.info, this.file, this.ablated, 'neural', this.credibilityAblated);
   }
 
   /** Loads a model file; refuses (ModelContractError) one whose contract or featurizer version differs. */
@@ -116,18 +126,20 @@ export class OnnxEvidenceModel implements EvidenceModel {
     // The graph needs L ≥ 1: with no hypotheses it scores one all-zero dummy whose column is dropped.
     const fed: SliceFeatures = L > 0 ? f : { ...f, L: 1, hypotheses: new Float32Array(TEXT_DIM), support: new Float32Array(K * SUPPORT_DIM) };
     const out = await this.run(fed);
+    // The credibility without the groups zeroed for it alone: the same graph on those inputs, c_i its only output used.
+    const credibility = this.credibilityAblated.length > 0 ? (await this.run(ablate(fed, this.credibilityAblated))).credibility : out.credibility;
     const stance = stancesOf(input.claimSupport.support.data, K, L);
     const { assignment } = slotAssignment(out.affinity, K, f.evidence, { ...this.slotOptions, stance });
     return {
       assignment,
       support: mixSupport(input, out.support, this.textSupport),
       reliabilityHead: reliabilityHeadOf(out.reliabilityHead),
-      credibility: Float64Array.from(out.credibility),
+      credibility: Float64Array.from(credibility),
     };
   }
 
   async close(): Promise<void> {
-    if (this.ablated.length > 0 || this.textSupport !== 'reading') return; // a view shares the session of the model it was made from
+    if (this.ablated.length > 0 || this.credibilityAblated.length > 0 || this.textSupport !== 'reading') return; // a view shares the session of the model it was made from
     await this.session.release();
   }
 }

@@ -97,10 +97,34 @@ describe('an ablated model', () => {
     const outTwice = await twice.infer(input);
     expect(Array.from(outTwice.assignment.data)).toEqual(Array.from(both.assignment.data));
     expect(Array.from(outTwice.assignment.data)).not.toEqual(Array.from((await model.withAblation(['metadata']).infer(input)).assignment.data));
-    expect(parseNeuralModelName(twice.name)).toEqual({ name: 'default', zeroed: ['text', 'metadata'] });
-    expect(parseNeuralModelName(model.name)).toEqual({ name: 'default', zeroed: [] });
+    expect(parseNeuralModelName(twice.name)).toEqual({ name: 'default', zeroed: ['text', 'metadata'], credibilityZeroed: [] });
+    expect(parseNeuralModelName(model.name)).toEqual({ name: 'default', zeroed: [], credibilityZeroed: [] });
     // A model whose own name ends in something like a suffix keeps it; the heuristic provider is no trained model.
-    expect(parseNeuralModelName('neural:mine w/o colour')).toEqual({ name: 'mine w/o colour', zeroed: [] });
+    expect(parseNeuralModelName('neural:mine w/o colour')).toEqual({ name: 'mine w/o colour', zeroed: [], credibilityZeroed: [] });
     expect(parseNeuralModelName('heuristic-components')).toBeNull();
+  });
+
+  it('zeroes a group for its credibility alone: c_i is the ablated run\'s, the grouping and the support are the model\'s own', async () => {
+    const queries = store.queries().slice(0, 6);
+    const blind = model.withAblation(['text'], 'credibility');
+    const noText = model.withAblation(['text']);
+    expect(blind.name).toBe('neural:default w/o credibility:text');
+    let moved = 0;
+    for (const q of queries) {
+      const input = inputFor(store, q, initialSlice(store, q, 10), model.info.slots);
+      const [own, b, n] = await Promise.all([model.infer(input), blind.infer(input), noText.infer(input)]);
+      expect(Array.from(b.assignment.data)).toEqual(Array.from(own.assignment.data));
+      expect(own.support?.support.data.length).toBeGreaterThan(0);
+      expect(Array.from(b.support?.support.data ?? [])).toEqual(Array.from(own.support?.support.data ?? []));
+      expect(Array.from(b.credibility ?? [])).toEqual(Array.from(n.credibility ?? []));
+      if (Array.from(b.credibility ?? []).some((c, i) => Math.abs(c - (own.credibility?.[i] ?? c)) > 1e-3)) moved++;
+    }
+    // The text does move the credibility: on most of these slices it is not what the model's own reading gives.
+    expect(moved).toBeGreaterThanOrEqual(3);
+    // Zeroed everywhere too, and the name keeps both parts and parses back.
+    const both = blind.withAblation(['metadata']);
+    expect(both.name).toBe('neural:default w/o metadata w/o credibility:text');
+    expect(parseNeuralModelName(both.name)).toEqual({ name: 'default', zeroed: ['metadata'], credibilityZeroed: ['text'] });
+    expect(parseNeuralModelName('neural:default w/o credibility:colour')).toEqual({ name: 'default w/o credibility:colour', zeroed: [], credibilityZeroed: [] });
   });
 });

@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { METADATA_SHUFFLE_SEED } from '../../bundle/import';
 import { ablationMethod, againstMethod, DEFAULT_METHODS, DIAGNOSTIC_METHODS, resolveMethods } from '../../eval/methods';
 import { GROUPS, isFeatureGroup } from '../../model/featurizer';
+import { CREDIBILITY_PREFIX } from '../../../shared/methods';
 import { type EvalReport, evaluate } from '../../eval/harness';
 import { BOOTSTRAP_RESAMPLES } from '../../eval/intervals';
 import { startEvalWorkers, workersHelp } from '../../eval/parallel';
@@ -61,7 +62,10 @@ export function evalCommand(): Command {
     .option('--claims <mode>', 'keep: score the bundle as it is; none: import every memory without its structured claims, so that hypotheses, support and votes come from text alone', 'keep')
     .option('--metadata <mode>', 'keep, or shuffled: deal every memory the kind / observed / source_type of another (a seeded permutation), so metadata says nothing (a memory derived on record is still read as not observed: that is the record, not its metadata)', 'keep')
     .option('--shuffle-seed <n>', `the seed of the permutation --metadata shuffled deals (default ${METADATA_SHUFFLE_SEED}): one shuffle is one draw, so run several to see its spread`)
-    .option('--ablate <groups>', `also score cama with each input group of the model zeroed at inference (${GROUPS.join(', ')}; a+b zeroes two at once, what they carry between them), and print each group's drop`)
+    .option(
+      '--ablate <groups>',
+      `also score cama with each input group of the model zeroed at inference (${GROUPS.join(', ')}; a+b zeroes two at once, what they carry between them; ${CREDIBILITY_PREFIX}g zeroes g for the credibility alone), and print each group's drop`,
+    )
     .option('--against <model>', AGAINST_OPTION_HELP)
     .option('--against-policy <file>', AGAINST_POLICY_OPTION_HELP)
     .option('--workers <n>', workersHelp())
@@ -80,7 +84,12 @@ export function evalCommand(): Command {
       const methods = resolveMethods(opts.methods ? opts.methods.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_METHODS);
       const ablate = opts.ablate ? opts.ablate.split(',').map((s) => s.trim()).filter(Boolean) : [];
       for (const g of ablate) {
-        for (const part of g.split('+')) if (!isFeatureGroup(part)) throw new Error(`--ablate: unknown input group "${part}"; known: ${GROUPS.join(', ')} (join groups with + to zero them together)`);
+        const groups = g.startsWith(CREDIBILITY_PREFIX) ? g.slice(CREDIBILITY_PREFIX.length) : g;
+        for (const part of groups.split('+')) {
+          if (!isFeatureGroup(part)) {
+            throw new Error(`--ablate: unknown input group "${part}"; known: ${GROUPS.join(', ')} (join groups with + to zero them together; ${CREDIBILITY_PREFIX}g zeroes g for the credibility alone)`);
+          }
+        }
       }
       if (opts.againstPolicy !== undefined && opts.against === undefined) throw new Error('--against-policy applies with --against only');
       if ((ablate.length > 0 || opts.against !== undefined) && !methods.some((m) => m.name === 'cama')) methods.unshift(...resolveMethods(['cama']));
