@@ -263,11 +263,13 @@ export function canAblate(model: EvidenceModel): model is Ablatable {
  * `credibility:<group>` zeroes it only where the model computes its credibility c_i (the grouping and the
  * support still read it): what the decisions owe to the credibility's reading of that group.
  */
+const ABLATION_PREFIX = 'cama_ablate_';
+
 export function ablationMethod(group: string): Method {
   const spec = parseAblation(group);
   if (!spec) throw new Error(`cama_ablate_${group}: not an ablation (input groups ${GROUPS.join(', ')} joined by +, or the same after ${CREDIBILITY_PREFIX})`);
   const what = spec.part === 'credibility' ? `${spec.groups.join('+')} inputs zeroed for its credibility alone` : `${group} inputs zeroed`;
-  return cama(`cama_ablate_${group}`, `cama with the evidence model's ${what} at inference`, {}, async (ctx) => {
+  return cama(`${ABLATION_PREFIX}${group}`, `cama with the evidence model's ${what} at inference`, {}, async (ctx) => {
     const model = ctx.model;
     if (!canAblate(model)) throw new Error(`cama_ablate_${group} (eval --ablate) needs the trained evidence model: ${model.name} reads no input features to zero`);
     let byGroup = ablatedModels.get(model);
@@ -302,6 +304,9 @@ export function againstMethod(setup: { model: EvidenceModel; policy: RecoveryPol
 export function resolveMethods(names: readonly string[]): Method[] {
   return names.map((name) => {
     const m = [...METHODS, ...DIAGNOSTIC_METHODS, ...INPUT_ABLATION_METHODS, ...LLM_METHODS].find((x) => x.name === name);
+    // Any other ablation by its spec (groups joined by +, or zeroed for the credibility alone): `eval --ablate`'s.
+    const spec = name.startsWith(ABLATION_PREFIX) ? name.slice(ABLATION_PREFIX.length) : null;
+    if (!m && spec !== null && parseAblation(spec)) return ablationMethod(spec);
     if (!m) {
       const known = [...DEFAULT_METHODS, ...DIAGNOSTIC_METHODS.map((d) => d.name), ...INPUT_ABLATION_METHODS.map((a) => a.name), ...LLM_METHOD_NAMES];
       throw new Error(`unknown method "${name}"; known methods: ${known.join(', ')}`);

@@ -24,7 +24,7 @@ import type { EpisodeRecord } from '../../shared/episode';
 import { runEpisode } from '../engine/episode';
 import type { EngineSetup } from '../runtime/setup';
 import { type QueryOutcome, type QueryScorer, scoreQuery, serialScorer } from './harness';
-import { ablationMethod, type Method, resolveMethods } from './methods';
+import { type Method, resolveMethods } from './methods';
 
 /** How a worker builds the same engine as the main thread: loadEngine's arguments. */
 export interface EngineRecipe {
@@ -90,7 +90,7 @@ export function startEvalWorkers(value: string | undefined, methods: readonly Me
 
 /** The methods the workers can rebuild from a name: the registry's and the `--ablate` ones. */
 export function methodsByName(names: readonly string[]): Method[] {
-  return names.map((name) => (name.startsWith('cama_ablate_') ? ablationMethod(name.slice('cama_ablate_'.length)) : (resolveMethods([name])[0] as Method)));
+  return resolveMethods(names);
 }
 
 /** Whether worker threads can score `methods` (an LLM method needs this thread's client; `cama_against` its second engine). */

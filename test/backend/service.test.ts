@@ -179,6 +179,19 @@ describe('jobs', () => {
       const more = await ok('whatIf', { episodeId: r.episodeId, t: 0, disabled: [], addEdges: [], removeEdges: [], zeroed: ['text'] });
       expect(more.step.provider).toBe('neural:default w/o text+stance');
     }
+    // An ablation for the credibility alone (`eval --ablate credibility:text`, by its method name here): its
+    // episodes record it, and the what-if of one recomputes its step the same way.
+    const credibilityJob = await finished(await ok('startEval', { methods: ['cama_ablate_credibility:text'] }));
+    expect(credibilityJob.state).toBe('done');
+    const credibilityRun = await ok('evalRun', { id: (credibilityJob.result as { runId: number }).runId });
+    for (const r of credibilityRun.results.slice(0, 3)) {
+      const step = (await ok('episode', { id: r.episodeId })).episode.steps[0];
+      expect(step?.provider).toBe('neural:default w/o credibility:text');
+      const again = await ok('whatIf', { episodeId: r.episodeId, t: 0, disabled: [], addEdges: [], removeEdges: [] });
+      expect(again.step.provider).toBe('neural:default w/o credibility:text');
+      expect(again.step.posterior).toEqual(step?.posterior);
+      expect(again.step.assignment).toEqual(step?.assignment);
+    }
   });
 
   it('exports the store in a worker, atomically, as a bundle that imports back to the same content', async () => {
