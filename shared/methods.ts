@@ -19,7 +19,7 @@ export function isInputGroup(v: string): v is InputGroup {
   return (INPUT_GROUPS as readonly string[]).includes(v);
 }
 
-/** Where an ablation zeroes its groups: in every input of the model, or only where it computes the credibility c_i. */
+/** The prefix of an ablation that zeroes its groups for the credibility c_i alone (`credibility:text`); the grouping and the support still read them. */
 export const CREDIBILITY_PREFIX = 'credibility:';
 
 /**
@@ -40,7 +40,7 @@ export function parseNeuralModelName(provider: string): { name: string; zeroed: 
   if (!provider.startsWith(NEURAL_PREFIX)) return null;
   let rest = provider.slice(NEURAL_PREFIX.length);
   const suffix = (credibility: boolean): InputGroup[] => {
-    const m = (credibility ? / w\/o credibility:([a-z+]+)$/ : / w\/o ([a-z+]+)$/).exec(rest);
+    const m = new RegExp(` w/o ${credibility ? CREDIBILITY_PREFIX : ''}([a-z+]+)$`).exec(rest);
     const groups = m?.[1]?.split('+') ?? [];
     if (!m || !groups.every(isInputGroup)) return [];
     rest = rest.slice(0, m.index);
@@ -54,12 +54,12 @@ export function parseNeuralModelName(provider: string): { name: string; zeroed: 
 /**
  * An ablation as `eval --ablate` names it: input groups joined by + (zeroed in every input), or the same after
  * `credibility:` (zeroed only where the model computes its credibility; the affinity and the support read them).
- * Null, with nothing zeroed, for a spec naming anything else.
+ * Null for a spec that names anything else.
  */
 export function parseAblation(spec: string): { groups: InputGroup[]; part: 'all' | 'credibility' } | null {
   const credibility = spec.startsWith(CREDIBILITY_PREFIX);
   const groups = (credibility ? spec.slice(CREDIBILITY_PREFIX.length) : spec).split('+');
-  if (groups.length === 0 || !groups.every(isInputGroup)) return null;
+  if (!groups.every(isInputGroup)) return null;
   return { groups, part: credibility ? 'credibility' : 'all' };
 }
 

@@ -264,9 +264,7 @@ export class WorkbenchService {
     const setup = await this.engineNamed(parsed ? neuralModelName(parsed.name) : recorded);
     if (!parsed || (parsed.zeroed.length === 0 && parsed.credibilityZeroed.length === 0)) return setup;
     if (!canAblate(setup.model)) throw new Error(`this episode was produced by "${recorded}", but ${setup.model.name} has no input groups to zero: cannot recompute it`);
-    let model = parsed.zeroed.length > 0 ? setup.model.withAblation(parsed.zeroed) : setup.model;
-    if (parsed.credibilityZeroed.length > 0) model = (model as typeof setup.model).withAblation(parsed.credibilityZeroed, 'credibility');
-    return { ...setup, model };
+    return { ...setup, model: setup.model.withAblation(parsed.zeroed).withAblation(parsed.credibilityZeroed, 'credibility') };
   }
 
   /** The engine of a model by the name it runs under: the active one, the heuristic provider, or one of the workbench's models, loaded once. */

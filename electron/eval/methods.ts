@@ -244,9 +244,9 @@ function oracleSlotsModel(source: EvalSource, inner: EvidenceModel): EvidenceMod
   return model;
 }
 
-/** A model whose input groups can be zeroed at inference (the trained ONNX model). */
+/** A model whose input groups can be zeroed at inference (the trained ONNX model): everywhere, or for its credibility alone. */
 interface Ablatable extends EvidenceModel {
-  withAblation(groups: readonly InputGroup[], part?: 'all' | 'credibility'): EvidenceModel;
+  withAblation(groups: readonly InputGroup[], part?: 'all' | 'credibility'): Ablatable;
 }
 
 const ablatedModels = new WeakMap<EvidenceModel, Map<string, EvidenceModel>>();
@@ -256,6 +256,9 @@ export function canAblate(model: EvidenceModel): model is Ablatable {
   return typeof (model as Partial<Ablatable>).withAblation === 'function';
 }
 
+/** The prefix of an ablation's method name (`cama_ablate_text`, `cama_ablate_credibility:text`). */
+const ABLATION_PREFIX = 'cama_ablate_';
+
 /**
  * `cama_ablate_<group>`: CAMA with one input group of the trained model zeroed at inference (`eval
  * --ablate`), everything else as `cama`: what the model's decisions owe to that group. `a+b` zeroes both:
@@ -263,15 +266,13 @@ export function canAblate(model: EvidenceModel): model is Ablatable {
  * `credibility:<group>` zeroes it only where the model computes its credibility c_i (the grouping and the
  * support still read it): what the decisions owe to the credibility's reading of that group.
  */
-const ABLATION_PREFIX = 'cama_ablate_';
-
 export function ablationMethod(group: string): Method {
   const spec = parseAblation(group);
-  if (!spec) throw new Error(`cama_ablate_${group}: not an ablation (input groups ${GROUPS.join(', ')} joined by +, or the same after ${CREDIBILITY_PREFIX})`);
+  if (!spec) throw new Error(`${ABLATION_PREFIX}${group}: not an ablation (input groups ${GROUPS.join(', ')} joined by +, or the same after ${CREDIBILITY_PREFIX})`);
   const what = spec.part === 'credibility' ? `${spec.groups.join('+')} inputs zeroed for its credibility alone` : `${group} inputs zeroed`;
   return cama(`${ABLATION_PREFIX}${group}`, `cama with the evidence model's ${what} at inference`, {}, async (ctx) => {
     const model = ctx.model;
-    if (!canAblate(model)) throw new Error(`cama_ablate_${group} (eval --ablate) needs the trained evidence model: ${model.name} reads no input features to zero`);
+    if (!canAblate(model)) throw new Error(`${ABLATION_PREFIX}${group} (eval --ablate) needs the trained evidence model: ${model.name} reads no input features to zero`);
     let byGroup = ablatedModels.get(model);
     if (!byGroup) ablatedModels.set(model, (byGroup = new Map()));
     let ablated = byGroup.get(group);

@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import { METADATA_SHUFFLE_SEED } from '../../bundle/import';
 import { ablationMethod, againstMethod, DEFAULT_METHODS, DIAGNOSTIC_METHODS, resolveMethods } from '../../eval/methods';
 import { GROUPS, isFeatureGroup } from '../../model/featurizer';
-import { CREDIBILITY_PREFIX } from '../../../shared/methods';
+import { CREDIBILITY_PREFIX, parseAblation } from '../../../shared/methods';
 import { type EvalReport, evaluate } from '../../eval/harness';
 import { BOOTSTRAP_RESAMPLES } from '../../eval/intervals';
 import { startEvalWorkers, workersHelp } from '../../eval/parallel';
@@ -84,12 +84,9 @@ export function evalCommand(): Command {
       const methods = resolveMethods(opts.methods ? opts.methods.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_METHODS);
       const ablate = opts.ablate ? opts.ablate.split(',').map((s) => s.trim()).filter(Boolean) : [];
       for (const g of ablate) {
-        const groups = g.startsWith(CREDIBILITY_PREFIX) ? g.slice(CREDIBILITY_PREFIX.length) : g;
-        for (const part of groups.split('+')) {
-          if (!isFeatureGroup(part)) {
-            throw new Error(`--ablate: unknown input group "${part}"; known: ${GROUPS.join(', ')} (join groups with + to zero them together; ${CREDIBILITY_PREFIX}g zeroes g for the credibility alone)`);
-          }
-        }
+        if (parseAblation(g)) continue;
+        const unknown = (g.startsWith(CREDIBILITY_PREFIX) ? g.slice(CREDIBILITY_PREFIX.length) : g).split('+').find((part) => !isFeatureGroup(part));
+        throw new Error(`--ablate: unknown input group "${unknown}"; known: ${GROUPS.join(', ')} (join groups with + to zero them together; ${CREDIBILITY_PREFIX}g zeroes g for the credibility alone)`);
       }
       if (opts.againstPolicy !== undefined && opts.against === undefined) throw new Error('--against-policy applies with --against only');
       if ((ablate.length > 0 || opts.against !== undefined) && !methods.some((m) => m.name === 'cama')) methods.unshift(...resolveMethods(['cama']));
