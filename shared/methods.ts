@@ -58,9 +58,19 @@ export function parseNeuralModelName(provider: string): { name: string; zeroed: 
  */
 export function parseAblation(spec: string): { groups: InputGroup[]; part: 'all' | 'credibility' } | null {
   const credibility = spec.startsWith(CREDIBILITY_PREFIX);
-  const groups = (credibility ? spec.slice(CREDIBILITY_PREFIX.length) : spec).split('+');
+  const groups = ablationParts(spec);
   if (!groups.every(isInputGroup)) return null;
   return { groups, part: credibility ? 'credibility' : 'all' };
+}
+
+/** The group names an ablation spec lists, valid or not. */
+const ablationParts = (spec: string): string[] => (spec.startsWith(CREDIBILITY_PREFIX) ? spec.slice(CREDIBILITY_PREFIX.length) : spec).split('+');
+
+/** Why `spec` is no ablation (the first name that is no input group, and what is), or null for a valid one. */
+export function ablationProblem(spec: string): string | null {
+  const unknown = ablationParts(spec).find((part) => !isInputGroup(part));
+  if (unknown === undefined) return null;
+  return `unknown input group "${unknown}"; known: ${INPUT_GROUPS.join(', ')} (join groups with + to zero them together; ${CREDIBILITY_PREFIX}g zeroes g for the credibility alone)`;
 }
 
 /** What each input group holds, in words a researcher reads beside the switch that zeroes it. */

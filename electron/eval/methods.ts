@@ -13,7 +13,7 @@ import type { EvidenceModel, SliceInput } from '../engine/evidence/model';
 import { heuristicPolicy, type RecoveryPolicy } from '../engine/policy';
 import type { MemorySource, SliceMemory } from '../engine/types';
 import { type Matrix, matrix } from '../../shared/math/matrix';
-import { CREDIBILITY_PREFIX, type InputGroup, ORACLE_FACTORS, ORACLE_SLOTS, parseAblation } from '../../shared/methods';
+import { ablationProblem, type InputGroup, ORACLE_FACTORS, ORACLE_SLOTS, parseAblation } from '../../shared/methods';
 import { factorsOn } from './harness';
 import { GROUPS } from '../model/featurizer';
 import { defaultModelsDir } from '../model/paths';
@@ -268,7 +268,7 @@ const ABLATION_PREFIX = 'cama_ablate_';
  */
 export function ablationMethod(group: string): Method {
   const spec = parseAblation(group);
-  if (!spec) throw new Error(`${ABLATION_PREFIX}${group}: not an ablation (input groups ${GROUPS.join(', ')} joined by +, or the same after ${CREDIBILITY_PREFIX})`);
+  if (!spec) throw new Error(`${ABLATION_PREFIX}${group}: ${ablationProblem(group)}`);
   const what = spec.part === 'credibility' ? `${spec.groups.join('+')} inputs zeroed for its credibility alone` : `${group} inputs zeroed`;
   return cama(`${ABLATION_PREFIX}${group}`, `cama with the evidence model's ${what} at inference`, {}, async (ctx) => {
     const model = ctx.model;

@@ -9,7 +9,7 @@ import { WorkbenchService } from '../../electron/backend/service';
 import { tempFolder } from '../cleanup';
 import { RESOURCES, WORKER_URL as WORKER } from '../demo-store';
 
-export { RESOURCES, WORKER_URL as WORKER } from '../demo-store';
+export { RESOURCES, WORKER };
 
 export function newService(dataDir = tempFolder('wb-data-')): WorkbenchService {
   return new WorkbenchService({ mode: 'web', version: 'test', dataDir, resourcesDir: RESOURCES, worker: { url: WORKER } });

@@ -5,8 +5,8 @@ import { performance } from 'node:perf_hooks';
 import { Command } from 'commander';
 import { METADATA_SHUFFLE_SEED } from '../../bundle/import';
 import { ablationMethod, againstMethod, DEFAULT_METHODS, DIAGNOSTIC_METHODS, resolveMethods } from '../../eval/methods';
-import { GROUPS, isFeatureGroup } from '../../model/featurizer';
-import { CREDIBILITY_PREFIX, parseAblation } from '../../../shared/methods';
+import { GROUPS } from '../../model/featurizer';
+import { ablationProblem, CREDIBILITY_PREFIX } from '../../../shared/methods';
 import { type EvalReport, evaluate } from '../../eval/harness';
 import { BOOTSTRAP_RESAMPLES } from '../../eval/intervals';
 import { startEvalWorkers, workersHelp } from '../../eval/parallel';
@@ -84,9 +84,8 @@ export function evalCommand(): Command {
       const methods = resolveMethods(opts.methods ? opts.methods.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_METHODS);
       const ablate = opts.ablate ? opts.ablate.split(',').map((s) => s.trim()).filter(Boolean) : [];
       for (const g of ablate) {
-        if (parseAblation(g)) continue;
-        const unknown = (g.startsWith(CREDIBILITY_PREFIX) ? g.slice(CREDIBILITY_PREFIX.length) : g).split('+').find((part) => !isFeatureGroup(part));
-        throw new Error(`--ablate: unknown input group "${unknown}"; known: ${GROUPS.join(', ')} (join groups with + to zero them together; ${CREDIBILITY_PREFIX}g zeroes g for the credibility alone)`);
+        const problem = ablationProblem(g);
+        if (problem) throw new Error(`--ablate: ${problem}`);
       }
       if (opts.againstPolicy !== undefined && opts.against === undefined) throw new Error('--against-policy applies with --against only');
       if ((ablate.length > 0 || opts.against !== undefined) && !methods.some((m) => m.name === 'cama')) methods.unshift(...resolveMethods(['cama']));

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import onnxProto from 'onnx-proto';
-import { featureLayout, type GroupColumns, groupColumns, SUPPORT_DIM, zeroColumns } from '../../../electron/model/featurizer';
+import { featureLayout, featurizerVersionsText, type GroupColumns, groupColumns, isFeaturizerVersion, SUPPORT_DIM, zeroColumns } from '../../../electron/model/featurizer';
 import { META, readMetadata } from '../../../electron/model/onnx-export';
 import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
 import { TEXT_DIM } from '../../../electron/model/text-hash';
@@ -46,8 +46,11 @@ const bytes = new Uint8Array(readFileSync(modelFile));
 const model = onnx.ModelProto.decode(bytes);
 const graph = model.graph as onnxProto.onnx.GraphProto;
 const version = readMetadata(bytes)[META.featurizer];
-const { memoryDim, pairDim } = featureLayout(version as Parameters<typeof featureLayout>[0]);
-const textGroup = groupColumns('text', version as Parameters<typeof groupColumns>[1]);
+if (version === undefined || !isFeaturizerVersion(version)) {
+  throw new Error(`${modelFile}: its metadata names featurizer ${JSON.stringify(version)}, not ${featurizerVersionsText()}`);
+}
+const { memoryDim, pairDim } = featureLayout(version);
+const textGroup = groupColumns('text', version);
 // With --keep (kept-columns.ts's JSON), the second run keeps the text columns a rewrite was measured to keep.
 const kept: { memory: number[]; pairs: number[]; support: number[]; hashedText: boolean } = values.keep
   ? JSON.parse(readFileSync(values.keep, 'utf8'))
