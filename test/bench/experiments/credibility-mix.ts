@@ -1,14 +1,14 @@
 // Experiment (not part of the suite or the app): a trained evidence model whose credibility c_i is a mix of
-// its own reading with and without the text. One ONNX file runs the model's graph twice on the same inputs:
-// as it is, and with the text group zeroed on its inputs (the columns `eval --ablate text` zeroes: the
-// hashed texts of memories, query and hypotheses, the text scalars, the text pair and support features; with
-// --keep, only those a rewrite was measured to change: kept-columns.ts). The
-// affinity, the support and the reliability head are the first run's; the credibility is
-// weight · c_i(as is) + (1 − weight) · c_i(text zeroed). The metadata is the model's, with its name marked,
-// so the engine, the worker threads and `cama protocol --model` load it like the model itself.
-//   npx tsx test/bench/experiments/credibility-mix.ts [--model models/default.onnx] [--policy models/policy.onnx] [--weight 0.5] [--keep KEPT.json] --out FILE.onnx
+// its own reading with and without some input groups (by default the text). One ONNX file runs the model's
+// graph twice on the same inputs: as it is, and with the groups zeroed on its inputs (the columns
+// `eval --ablate GROUPS` zeroes; for the text: the hashed texts of memories, query and hypotheses, the text
+// scalars, the text pair and support features; with --keep, only those a rewrite was measured to change:
+// kept-columns.ts). The affinity, the support and the reliability head are the first run's; the credibility
+// is weight · c_i(as is) + (1 − weight) · c_i(groups zeroed). The metadata is the model's, with its name
+// marked, so the engine, the worker threads and `cama protocol --model` load it like the model itself.
+//   npx tsx test/bench/experiments/credibility-mix.ts [--model models/default.onnx] [--policy models/policy.onnx] [--zero text] [--weight 0.5] [--keep KEPT.json] --out FILE.onnx
 // It then checks itself on a simulated bundle's initial slices: every output but the credibility equals the
-// model's, and the credibility equals the mix of the model's and its text-ablated view's.
+// model's, and the credibility equals the mix of the model's and its view with the groups zeroed.
 // Results are in the notebook (docs/experiments.md, "2026-12-07 (evening)").
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import onnxProto from 'onnx-proto';
-import { featureLayout, featurizerVersionsText, type GroupColumns, groupColumns, isFeaturizerVersion, SUPPORT_DIM, zeroColumns } from '../../../electron/model/featurizer';
+import { featureLayout, featurizerVersionsText, type GroupColumns, groupColumns, isFeatureGroup, isFeaturizerVersion, SUPPORT_DIM, zeroColumns } from '../../../electron/model/featurizer';
 import { META, readMetadata } from '../../../electron/model/onnx-export';
 import { OnnxEvidenceModel } from '../../../electron/model/onnx-model';
 import { TEXT_DIM } from '../../../electron/model/text-hash';
@@ -30,15 +30,20 @@ const { values } = parseArgs({
   options: {
     model: { type: 'string', default: 'models/default.onnx' },
     policy: { type: 'string', default: 'models/policy.onnx' },
+    zero: { type: 'string', default: 'text' },
     weight: { type: 'string', default: '0.5' },
     keep: { type: 'string' },
     out: { type: 'string' },
   },
 });
 const weight = Number(values.weight);
-if (!values.out || !Number.isFinite(weight) || weight < 0 || weight > 1) {
-  throw new Error('usage: credibility-mix.ts [--model FILE] [--policy FILE] [--weight W in 0..1] [--keep KEPT.json] --out FILE.onnx');
+const zeroed = (values.zero ?? '').split(',').filter(Boolean);
+// b_ij is an input of its own, not columns of one; zeroing it is not a mask on the feature inputs.
+const unknown = zeroed.filter((g) => !isFeatureGroup(g) || g === 'provenance');
+if (!values.out || !Number.isFinite(weight) || weight < 0 || weight > 1 || zeroed.length === 0 || unknown.length > 0 || (values.keep && !zeroed.includes('text'))) {
+  throw new Error('usage: credibility-mix.ts [--model FILE] [--policy FILE] [--zero GROUP,... (not provenance; default text)] [--weight W in 0..1] [--keep KEPT.json, with text zeroed] --out FILE.onnx');
 }
+const groups = zeroed.filter(isFeatureGroup);
 const modelFile = resolve(values.model);
 const outFile = resolve(values.out);
 
@@ -50,16 +55,16 @@ if (version === undefined || !isFeaturizerVersion(version)) {
   throw new Error(`${modelFile}: its metadata names featurizer ${JSON.stringify(version)}, not ${featurizerVersionsText()}`);
 }
 const { memoryDim, pairDim } = featureLayout(version);
-const textGroup = groupColumns('text', version);
 // With --keep (kept-columns.ts's JSON), the second run keeps the text columns a rewrite was measured to keep.
 const kept: { memory: number[]; pairs: number[]; support: number[]; hashedText: boolean } = values.keep
   ? JSON.parse(readFileSync(values.keep, 'utf8'))
   : { memory: [], pairs: [], support: [], hashedText: false };
-const text: GroupColumns = {
-  memory: textGroup.memory.filter((c) => !kept.memory.includes(c)),
-  pairs: textGroup.pairs.filter((c) => !kept.pairs.includes(c)),
-  support: textGroup.support.filter((c) => !kept.support.includes(c)),
-  hashedText: !kept.hashedText,
+const columns = groups.map((g) => groupColumns(g, version));
+const zero: GroupColumns = {
+  memory: columns.flatMap((c) => c.memory).filter((c) => !kept.memory.includes(c)),
+  pairs: columns.flatMap((c) => c.pairs).filter((c) => !kept.pairs.includes(c)),
+  support: columns.flatMap((c) => c.support).filter((c) => !kept.support.includes(c)),
+  hashedText: groups.includes('text') && !kept.hashedText,
   provenance: false,
 };
 
@@ -74,13 +79,13 @@ const keep = (n: number, zeroed: Iterable<number>): number[] => {
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
 // The masks, broadcast over the leading axes of each input.
-const hashed = text.hashedText ? range(TEXT_DIM) : [];
+const hashed = zero.hashedText ? range(TEXT_DIM) : [];
 const masks: Record<string, number[]> = {
-  memory_features: keep(memoryDim, [...hashed, ...text.memory]),
+  memory_features: keep(memoryDim, [...hashed, ...zero.memory]),
   query_features: keep(TEXT_DIM, hashed),
   hypothesis_features: keep(TEXT_DIM, hashed),
-  pair_features: keep(pairDim, text.pairs),
-  support_features: keep(SUPPORT_DIM, text.support),
+  pair_features: keep(pairDim, zero.pairs),
+  support_features: keep(SUPPORT_DIM, zero.support),
 };
 const inputNames = graph.input.map((i) => i.name ?? '');
 for (const name of Object.keys(masks)) if (!inputNames.includes(name)) throw new Error(`${modelFile}: the graph has no input ${name}`);
@@ -94,23 +99,23 @@ for (const node of graph.node) nodes.push({ ...node, input: (node.input ?? []).m
 // The second run: every node and parameter renamed, reading the masked inputs.
 const masked = new Set(Object.keys(masks));
 const shared = new Set(inputNames.filter((n) => !masked.has(n)));
-const blind = (n: string | null | undefined): string => (!n || shared.has(n) ? (n ?? '') : `no-text/${n}`);
+const blind = (n: string | null | undefined): string => (!n || shared.has(n) ? (n ?? '') : `zeroed/${n}`);
 for (const [name, mask] of Object.entries(masks)) {
   initializers.push(constant(`mask/${name}`, [mask.length], mask));
-  nodes.push({ opType: 'Mul', name: `mask/${name}`, input: [name, `mask/${name}`], output: [`no-text/${name}`] });
+  nodes.push({ opType: 'Mul', name: `mask/${name}`, input: [name, `mask/${name}`], output: [`zeroed/${name}`] });
 }
 for (const t of graph.initializer) initializers.push({ ...t, name: blind(t.name) });
 for (const node of graph.node) nodes.push({ ...node, name: blind(node.name || node.output?.[0]), input: (node.input ?? []).map(blind), output: (node.output ?? []).map(blind) });
-// The credibility: weight · as is + (1 − weight) · without the text.
+// The credibility: weight · as is + (1 − weight) · without the groups.
 initializers.push(constant('mix/weight', [], [weight]), constant('mix/rest', [], [1 - weight]));
 nodes.push(
   { opType: 'Mul', name: 'mix/as-is', input: ['as-is/credibility', 'mix/weight'], output: ['mix/as-is'] },
-  { opType: 'Mul', name: 'mix/no-text', input: ['no-text/credibility', 'mix/rest'], output: ['mix/no-text'] },
-  { opType: 'Add', name: 'mix/credibility', input: ['mix/as-is', 'mix/no-text'], output: ['credibility'] },
+  { opType: 'Mul', name: 'mix/zeroed', input: ['zeroed/credibility', 'mix/rest'], output: ['mix/zeroed'] },
+  { opType: 'Add', name: 'mix/credibility', input: ['mix/as-is', 'mix/zeroed'], output: ['credibility'] },
 );
 
 const metadata: Record<string, string> = Object.fromEntries(model.metadataProps.map((p) => [p.key ?? '', p.value ?? '']));
-metadata[META.name] = `${metadata[META.name] ?? 'model'}, credibility ${weight} as is + ${1 - weight} without the text${values.keep ? ' a rewrite changes' : ''}`;
+metadata[META.name] = `${metadata[META.name] ?? 'model'}, credibility ${weight} as is + ${1 - weight} without the ${groups.join(' and ')}${values.keep ? ' a rewrite changes' : ''}`;
 const composed = onnx.ModelProto.encode(
   onnx.ModelProto.create({
     irVersion: model.irVersion,
@@ -149,7 +154,7 @@ try {
   for await (const { features: f } of initialSliceAffinities(join(dir, 'b'), { engine, model: original })) {
     if (f.K === 0 || f.L === 0) continue;
     slices++;
-    const [a, b, m] = await Promise.all([original.run(f), original.run(zeroColumns(f, [text])), mix.run(f)]);
+    const [a, b, m] = await Promise.all([original.run(f), original.run(zeroColumns(f, [zero])), mix.run(f)]);
     for (let i = 0; i < m.credibility.length; i++) {
       const want = weight * (a.credibility[i] as number) + (1 - weight) * (b.credibility[i] as number);
       worst.credibility = Math.max(worst.credibility, Math.abs((m.credibility[i] as number) - want));
