@@ -1,14 +1,15 @@
-// Experiment (not part of the suite or the app): a trained evidence model whose credibility c_i is a mix of
-// its own reading with and without some input groups (by default the text). One ONNX file runs the model's
+// Experiment (not part of the suite or the app): a trained evidence model whose credibility c_i (or, with
+// --output affinity, whose pairwise affinity) is a mix of its own reading with and without some input groups
+// (by default the text). One ONNX file runs the model's
 // graph twice on the same inputs: as it is, and with the groups zeroed on its inputs (the columns
 // `eval --ablate GROUPS` zeroes; for the text: the hashed texts of memories, query and hypotheses, the text
 // scalars, the text pair and support features; with --keep, only those a rewrite was measured to change:
-// kept-columns.ts). The affinity, the support and the reliability head are the first run's; the credibility
-// is weight · c_i(as is) + (1 − weight) · c_i(groups zeroed). The metadata is the model's, with its name
+// kept-columns.ts). The other outputs (of affinity, support, reliability head and credibility) are the
+// first run's; the chosen one is weight · (as is) + (1 − weight) · (groups zeroed). The metadata is the model's, with its name
 // marked, so the engine, the worker threads and `cama protocol --model` load it like the model itself.
-//   npx tsx test/bench/experiments/credibility-mix.ts [--model models/default.onnx] [--policy models/policy.onnx] [--zero text] [--weight 0.5] [--keep KEPT.json] --out FILE.onnx
-// It then checks itself on a simulated bundle's initial slices: every output but the credibility equals the
-// model's, and the credibility equals the mix of the model's and its view with the groups zeroed.
+//   npx tsx test/bench/experiments/credibility-mix.ts [--model models/default.onnx] [--policy models/policy.onnx] [--output credibility] [--zero text] [--weight 0.5] [--keep KEPT.json] --out FILE.onnx
+// It then checks itself on a simulated bundle's initial slices: every other output equals the model's, and
+// the chosen one equals the mix of the model's and its view with the groups zeroed.
 // Results are in the notebook (docs/experiments.md, "2026-12-07 (evening)").
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,7 @@ const { values } = parseArgs({
   options: {
     model: { type: 'string', default: 'models/default.onnx' },
     policy: { type: 'string', default: 'models/policy.onnx' },
+    output: { type: 'string', default: 'credibility' },
     zero: { type: 'string', default: 'text' },
     weight: { type: 'string', default: '0.5' },
     keep: { type: 'string' },
@@ -40,8 +42,9 @@ const weight = Number(values.weight);
 const zeroed = (values.zero ?? '').split(',').filter(Boolean);
 // b_ij is an input of its own, not columns of one; zeroing it is not a mask on the feature inputs.
 const unknown = zeroed.filter((g) => !isFeatureGroup(g) || g === 'provenance');
-if (!values.out || !Number.isFinite(weight) || weight < 0 || weight > 1 || zeroed.length === 0 || unknown.length > 0 || (values.keep && !zeroed.includes('text'))) {
-  throw new Error('usage: credibility-mix.ts [--model FILE] [--policy FILE] [--zero GROUP,... (not provenance; default text)] [--weight W in 0..1] [--keep KEPT.json, with text zeroed] --out FILE.onnx');
+const output = values.output === 'credibility' || values.output === 'affinity' ? values.output : undefined;
+if (!output || !values.out || !Number.isFinite(weight) || weight < 0 || weight > 1 || zeroed.length === 0 || unknown.length > 0 || (values.keep && !zeroed.includes('text'))) {
+  throw new Error('usage: credibility-mix.ts [--model FILE] [--policy FILE] [--output credibility|affinity] [--zero GROUP,... (not provenance; default text)] [--weight W in 0..1] [--keep KEPT.json, with text zeroed] --out FILE.onnx');
 }
 const groups = zeroed.filter(isFeatureGroup);
 const modelFile = resolve(values.model);
@@ -89,12 +92,12 @@ const masks: Record<string, number[]> = {
 };
 const inputNames = graph.input.map((i) => i.name ?? '');
 for (const name of Object.keys(masks)) if (!inputNames.includes(name)) throw new Error(`${modelFile}: the graph has no input ${name}`);
-if (!graph.output.some((o) => o.name === 'credibility')) throw new Error(`${modelFile}: the graph has no output credibility`);
+if (!graph.output.some((o) => o.name === output)) throw new Error(`${modelFile}: the graph has no output ${output}`);
 
 const nodes: onnxProto.onnx.INodeProto[] = [];
 const initializers: onnxProto.onnx.ITensorProto[] = [...graph.initializer];
-// The first run: the graph as it is, its credibility renamed.
-const asIs = (n: string | null | undefined): string => (n === 'credibility' ? 'as-is/credibility' : (n ?? ''));
+// The first run: the graph as it is, the chosen output renamed.
+const asIs = (n: string | null | undefined): string => (n === output ? `as-is/${output}` : (n ?? ''));
 for (const node of graph.node) nodes.push({ ...node, input: (node.input ?? []).map(asIs), output: (node.output ?? []).map(asIs) });
 // The second run: every node and parameter renamed, reading the masked inputs.
 const masked = new Set(Object.keys(masks));
@@ -106,22 +109,22 @@ for (const [name, mask] of Object.entries(masks)) {
 }
 for (const t of graph.initializer) initializers.push({ ...t, name: blind(t.name) });
 for (const node of graph.node) nodes.push({ ...node, name: blind(node.name || node.output?.[0]), input: (node.input ?? []).map(blind), output: (node.output ?? []).map(blind) });
-// The credibility: weight · as is + (1 − weight) · without the groups.
+// The chosen output: weight · as is + (1 − weight) · without the groups.
 initializers.push(constant('mix/weight', [], [weight]), constant('mix/rest', [], [1 - weight]));
 nodes.push(
-  { opType: 'Mul', name: 'mix/as-is', input: ['as-is/credibility', 'mix/weight'], output: ['mix/as-is'] },
-  { opType: 'Mul', name: 'mix/zeroed', input: ['zeroed/credibility', 'mix/rest'], output: ['mix/zeroed'] },
-  { opType: 'Add', name: 'mix/credibility', input: ['mix/as-is', 'mix/zeroed'], output: ['credibility'] },
+  { opType: 'Mul', name: 'mix/as-is', input: [`as-is/${output}`, 'mix/weight'], output: ['mix/as-is'] },
+  { opType: 'Mul', name: 'mix/zeroed', input: [`zeroed/${output}`, 'mix/rest'], output: ['mix/zeroed'] },
+  { opType: 'Add', name: `mix/${output}`, input: ['mix/as-is', 'mix/zeroed'], output: [output] },
 );
 
 const metadata: Record<string, string> = Object.fromEntries(model.metadataProps.map((p) => [p.key ?? '', p.value ?? '']));
-metadata[META.name] = `${metadata[META.name] ?? 'model'}, credibility ${weight} as is + ${1 - weight} without the ${groups.join(' and ')}${values.keep ? ' a rewrite changes' : ''}`;
+metadata[META.name] = `${metadata[META.name] ?? 'model'}, ${output} ${weight} as is + ${1 - weight} without the ${groups.join(' and ')}${values.keep ? ' a rewrite changes' : ''}`;
 const composed = onnx.ModelProto.encode(
   onnx.ModelProto.create({
     irVersion: model.irVersion,
     opsetImport: model.opsetImport,
     producerName: 'cama-workbench credibility-mix experiment',
-    graph: { name: 'credibility mix', node: nodes, initializer: initializers, input: graph.input, output: graph.output },
+    graph: { name: `${output} mix`, node: nodes, initializer: initializers, input: graph.input, output: graph.output },
     metadataProps: Object.entries(metadata).map(([key, value]) => ({ key, value })),
   }),
 ).finish();
@@ -149,22 +152,22 @@ try {
   await simulate(simulatorConfig({ name: 'check', seed: 77, world: { subjects: 20 }, queries: { count: 30 } }), join(dir, 'b'));
   const { engine, model: original } = await learnedEngine(modelFile);
   const mix = await OnnxEvidenceModel.load(outFile);
-  const worst = { credibility: 0, other: 0 };
+  const worst = { mixed: 0, other: 0 };
   let slices = 0;
   for await (const { features: f } of initialSliceAffinities(join(dir, 'b'), { engine, model: original })) {
     if (f.K === 0 || f.L === 0) continue;
     slices++;
     const [a, b, m] = await Promise.all([original.run(f), original.run(zeroColumns(f, [zero])), mix.run(f)]);
-    for (let i = 0; i < m.credibility.length; i++) {
-      const want = weight * (a.credibility[i] as number) + (1 - weight) * (b.credibility[i] as number);
-      worst.credibility = Math.max(worst.credibility, Math.abs((m.credibility[i] as number) - want));
+    for (let i = 0; i < m[output].length; i++) {
+      const want = weight * (a[output][i] as number) + (1 - weight) * (b[output][i] as number);
+      worst.mixed = Math.max(worst.mixed, Math.abs((m[output][i] as number) - want));
     }
-    for (const k of ['affinity', 'support', 'reliabilityHead'] as const) {
+    for (const k of (['affinity', 'support', 'reliabilityHead', 'credibility'] as const).filter((k) => k !== output)) {
       for (let i = 0; i < m[k].length; i++) worst.other = Math.max(worst.other, Math.abs((m[k][i] as number) - (a[k][i] as number)));
     }
   }
-  console.log(`wrote ${outFile}; checked on ${slices} initial slices: credibility off the mix by at most ${worst.credibility.toExponential(2)}, other outputs off the model's by ${worst.other.toExponential(2)}`);
-  if (slices === 0 || worst.credibility > 1e-5 || worst.other > 1e-5) throw new Error('the composed graph does not compute the mix');
+  console.log(`wrote ${outFile}; checked on ${slices} initial slices: ${output} off the mix by at most ${worst.mixed.toExponential(2)}, other outputs off the model's by ${worst.other.toExponential(2)}`);
+  if (slices === 0 || worst.mixed > 1e-5 || worst.other > 1e-5) throw new Error('the composed graph does not compute the mix');
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
