@@ -5,7 +5,7 @@ import { existsSync, renameSync, rmSync, type Stats, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { type Api, ArgumentError, type CallName, type CallResult, type Envelope, isCallName, parseArgs } from '../../shared/contract';
-import { NEURAL_PREFIX, neuralModelName, parseNeuralModelName } from '../../shared/methods';
+import { MODEL_PARTS, NEURAL_PREFIX, neuralModelName, parseNeuralModelName } from '../../shared/methods';
 import type { EvalReportView, JobStatus, RecentStore, StoreInfo } from '../../shared/views';
 import { BundleImportError } from '../bundle/errors';
 import { HEURISTIC_PROVIDER } from '../engine/evidence/heuristic';
@@ -256,15 +256,17 @@ export class WorkbenchService {
    * The engine an episode was produced with (its recorded model), so a what-if recomputes with the same
    * model even after the app switched to another; refuses, naming it, a model it cannot load. An episode of
    * an input ablation (`cama_ablate_<group>`) records `neural:<name> w/o <groups>`: that model with those
-   * groups zeroed (` w/o credibility:<groups>`: zeroed for its credibility alone).
+   * groups zeroed (` w/o grouping:<groups>`, ` w/o credibility:<groups>`: zeroed for that part alone).
    */
   private async engineFor(config: Record<string, unknown>): Promise<EngineSetup> {
     const recorded = typeof config.model === 'string' ? config.model : (await this.engine).model.name;
     const parsed = parseNeuralModelName(recorded);
     const setup = await this.engineNamed(parsed ? neuralModelName(parsed.name) : recorded);
-    if (!parsed || (parsed.zeroed.length === 0 && parsed.credibilityZeroed.length === 0)) return setup;
+    if (!parsed || (parsed.zeroed.length === 0 && MODEL_PARTS.every((part) => parsed.parts[part].length === 0))) return setup;
     if (!canAblate(setup.model)) throw new Error(`this episode was produced by "${recorded}", but ${setup.model.name} has no input groups to zero: cannot recompute it`);
-    return { ...setup, model: setup.model.withAblation(parsed.zeroed).withAblation(parsed.credibilityZeroed, 'credibility') };
+    let model = setup.model.withAblation(parsed.zeroed);
+    for (const part of MODEL_PARTS) if (parsed.parts[part].length > 0) model = model.withAblation(parsed.parts[part], part);
+    return { ...setup, model };
   }
 
   /** The engine of a model by the name it runs under: the active one, the heuristic provider, or one of the workbench's models, loaded once. */

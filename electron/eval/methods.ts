@@ -13,7 +13,7 @@ import type { EvidenceModel, SliceInput } from '../engine/evidence/model';
 import { heuristicPolicy, type RecoveryPolicy } from '../engine/policy';
 import type { MemorySource, SliceMemory } from '../engine/types';
 import { type Matrix, matrix } from '../../shared/math/matrix';
-import { ablationProblem, type InputGroup, ORACLE_FACTORS, ORACLE_SLOTS, parseAblation } from '../../shared/methods';
+import { ablationProblem, type InputGroup, MODEL_PART_MEANING, type ModelPart, ORACLE_FACTORS, ORACLE_SLOTS, parseAblation } from '../../shared/methods';
 import { factorsOn } from './harness';
 import { GROUPS } from '../model/featurizer';
 import { defaultModelsDir } from '../model/paths';
@@ -244,9 +244,9 @@ function oracleSlotsModel(source: EvalSource, inner: EvidenceModel): EvidenceMod
   return model;
 }
 
-/** A model whose input groups can be zeroed at inference (the trained ONNX model): everywhere, or for its credibility alone. */
+/** A model whose input groups can be zeroed at inference (the trained ONNX model): everywhere, or for one part of its output alone. */
 interface Ablatable extends EvidenceModel {
-  withAblation(groups: readonly InputGroup[], part?: 'all' | 'credibility'): Ablatable;
+  withAblation(groups: readonly InputGroup[], part?: 'all' | ModelPart): Ablatable;
 }
 
 const ablatedModels = new WeakMap<EvidenceModel, Map<string, EvidenceModel>>();
@@ -256,20 +256,21 @@ export function canAblate(model: EvidenceModel): model is Ablatable {
   return typeof (model as Partial<Ablatable>).withAblation === 'function';
 }
 
-/** The prefix of an ablation's method name (`cama_ablate_text`, `cama_ablate_credibility:text`). */
+/** The prefix of an ablation's method name (`cama_ablate_text`, `cama_ablate_credibility:text`, `cama_ablate_grouping:text`). */
 const ABLATION_PREFIX = 'cama_ablate_';
 
 /**
  * `cama_ablate_<group>`: CAMA with one input group of the trained model zeroed at inference (`eval
  * --ablate`), everything else as `cama`: what the model's decisions owe to that group. `a+b` zeroes both:
  * where two groups say the same thing, each alone costs little and both together what they carry.
- * `credibility:<group>` zeroes it only where the model computes its credibility c_i (the grouping and the
- * support still read it): what the decisions owe to the credibility's reading of that group.
+ * `credibility:<group>` zeroes it only where the model computes its credibility c_i (the grouping still reads
+ * it): what the decisions owe to the credibility's reading of that group; `grouping:<group>` only where it
+ * computes the affinity Z is formed from (the credibility still reads it).
  */
 export function ablationMethod(group: string): Method {
   const spec = parseAblation(group);
   if (!spec) throw new Error(`${ABLATION_PREFIX}${group}: ${ablationProblem(group)}`);
-  const what = spec.part === 'credibility' ? `${spec.groups.join('+')} inputs zeroed for its credibility alone` : `${group} inputs zeroed`;
+  const what = spec.part === 'all' ? `${group} inputs zeroed` : `${spec.groups.join('+')} inputs zeroed for ${MODEL_PART_MEANING[spec.part]} alone`;
   return cama(`${ABLATION_PREFIX}${group}`, `cama with the evidence model's ${what} at inference`, {}, async (ctx) => {
     const model = ctx.model;
     if (!canAblate(model)) throw new Error(`${ABLATION_PREFIX}${group} (eval --ablate) needs the trained evidence model: ${model.name} reads no input features to zero`);
@@ -305,7 +306,7 @@ export function againstMethod(setup: { model: EvidenceModel; policy: RecoveryPol
 export function resolveMethods(names: readonly string[]): Method[] {
   return names.map((name) => {
     const m = [...METHODS, ...DIAGNOSTIC_METHODS, ...INPUT_ABLATION_METHODS, ...LLM_METHODS].find((x) => x.name === name);
-    // Any other ablation by its spec (groups joined by +, or zeroed for the credibility alone): `eval --ablate`'s.
+    // Any other ablation by its spec (groups joined by +, or zeroed for one part alone): `eval --ablate`'s.
     const spec = name.startsWith(ABLATION_PREFIX) ? name.slice(ABLATION_PREFIX.length) : null;
     if (!m && spec !== null && parseAblation(spec)) return ablationMethod(spec);
     if (!m) {

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { ReliabilityHead } from '../../shared/math/cama';
-import { INPUT_GROUPS, neuralModelName } from '../../shared/methods';
+import { INPUT_GROUPS, MODEL_PARTS, type ModelPart, neuralModelName, type PartAblations } from '../../shared/methods';
 import { type SlotOptions, slotAssignment, stancesOf } from '../../shared/math/assignment';
 import { matrix } from '../../shared/math/matrix';
 import type { EvidenceModel, EvidenceOutput, SliceInput } from '../engine/evidence/model';
@@ -42,12 +42,13 @@ export class OnnxEvidenceModel implements EvidenceModel {
     /** Where only a memory's text speaks: its credibility-weighted reading (default), or the neural scorer. */
     readonly textSupport: 'reading' | 'neural' = 'reading',
     /**
-     * Input groups zeroed for the credibility c_i alone (`eval --ablate credibility:<groups>`): the graph runs a
-     * second time on the inputs without them, and c_i is that run's; the affinity and the support are the first's.
+     * Input groups zeroed for one part of the output alone (`eval --ablate grouping:<groups>`,
+     * `credibility:<groups>`): the graph runs a second time on the inputs without them, and that part (the
+     * affinity Z is formed from, or c_i) is that run's; everything else is the first's.
      */
-    readonly credibilityAblated: readonly FeatureGroup[] = [],
+    readonly partAblated: PartAblations = {},
   ) {
-    this.name = `${neuralModelName(info.name, ablated, credibilityAblated)}${textSupport === 'neural' ? ' (neural text support)' : ''}`;
+    this.name = `${neuralModelName(info.name, ablated, partAblated)}${textSupport === 'neural' ? ' (neural text support)' : ''}`;
   }
 
   /** How Z is formed from the graph's affinity: J, link threshold and row temperature, from the model's hyper. */
@@ -58,18 +59,19 @@ export class OnnxEvidenceModel implements EvidenceModel {
 
   /**
    * The same model (one session) with the given input groups zeroed at inference, besides any it zeroes already
-   * (in GROUPS order): in every input (`all`), or only where it computes the credibility (`credibility`).
+   * (in GROUPS order): in every input (`all`), or only where it computes one part of its output (`grouping`,
+   * `credibility`).
    */
-  withAblation(groups: readonly FeatureGroup[], part: 'all' | 'credibility' = 'all'): OnnxEvidenceModel {
-    const add = (had: readonly FeatureGroup[]) => INPUT_GROUPS.filter((g) => had.includes(g) || groups.includes(g));
+  withAblation(groups: readonly FeatureGroup[], part: 'all' | ModelPart = 'all'): OnnxEvidenceModel {
+    const add = (had: readonly FeatureGroup[] = []) => INPUT_GROUPS.filter((g) => had.includes(g) || groups.includes(g));
     return part === 'all'
-      ? new OnnxEvidenceModel(this.session, this.info, this.file, add(this.ablated), this.textSupport, this.credibilityAblated)
-      : new OnnxEvidenceModel(this.session, this.info, this.file, this.ablated, this.textSupport, add(this.credibilityAblated));
+      ? new OnnxEvidenceModel(this.session, this.info, this.file, add(this.ablated), this.textSupport, this.partAblated)
+      : new OnnxEvidenceModel(this.session, this.info, this.file, this.ablated, this.textSupport, { ...this.partAblated, [part]: add(this.partAblated[part]) });
   }
 
   /** The same model (one session) scoring text-only rows with its neural scorer instead of the reading. */
   withNeuralTextSupport(): OnnxEvidenceModel {
-    return new OnnxEvidenceModel(this.session, this.info, this.file, this.ablated, 'neural', this.credibilityAblated);
+    return new OnnxEvidenceModel(this.session, this.info, this.file, this.ablated, 'neural', this.partAblated);
   }
 
   /** Loads a model file; refuses (ModelContractError) one whose contract or featurizer version differs. */
@@ -126,10 +128,20 @@ export class OnnxEvidenceModel implements EvidenceModel {
     // The graph needs L ≥ 1: with no hypotheses it scores one all-zero dummy whose column is dropped.
     const fed: SliceFeatures = L > 0 ? f : { ...f, L: 1, hypotheses: new Float32Array(TEXT_DIM), support: new Float32Array(K * SUPPORT_DIM) };
     const out = await this.run(fed);
-    // The credibility without the groups zeroed for it alone: the same graph on those inputs, c_i its only output used.
-    const credibility = this.credibilityAblated.length > 0 ? (await this.run(ablate(fed, this.credibilityAblated))).credibility : out.credibility;
+    // A part without the groups zeroed for it alone: the same graph on those inputs, that part its only output
+    // used (one run for two parts that zero the same groups).
+    const runs = new Map<string, Promise<GraphOutputs>>();
+    const partOf = async (part: ModelPart): Promise<GraphOutputs> => {
+      const groups = this.partAblated[part] ?? [];
+      if (groups.length === 0) return out;
+      let run = runs.get(groups.join('+'));
+      if (!run) runs.set(groups.join('+'), (run = this.run(ablate(fed, groups))));
+      return run;
+    };
+    const { affinity } = await partOf('grouping');
+    const { credibility } = await partOf('credibility');
     const stance = stancesOf(input.claimSupport.support.data, K, L);
-    const { assignment } = slotAssignment(out.affinity, K, f.evidence, { ...this.slotOptions, stance });
+    const { assignment } = slotAssignment(affinity, K, f.evidence, { ...this.slotOptions, stance });
     return {
       assignment,
       support: mixSupport(input, out.support, this.textSupport),
@@ -139,7 +151,7 @@ export class OnnxEvidenceModel implements EvidenceModel {
   }
 
   async close(): Promise<void> {
-    if (this.ablated.length > 0 || this.credibilityAblated.length > 0 || this.textSupport !== 'reading') return; // a view shares the session of the model it was made from
+    if (this.ablated.length > 0 || MODEL_PARTS.some((part) => (this.partAblated[part]?.length ?? 0) > 0) || this.textSupport !== 'reading') return; // a view shares the session of the model it was made from
     await this.session.release();
   }
 }

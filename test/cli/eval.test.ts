@@ -120,14 +120,17 @@ describe('cama eval', () => {
     expect(bad.stderr).toContain('--ablate: unknown input group "colour"; known: kind, text, stance, provenance, metadata (join groups with + to zero them together');
   });
 
-  it('--ablate credibility:g zeroes g for the credibility alone, a drop of its own beside the whole group\'s', async () => {
-    const r = ok(await cama('eval', '--bundle', bundle, '--methods', 'cama', '--ablate', 'text,credibility:text', '--json'));
+  it('--ablate credibility:g and grouping:g zero g for one part alone, each a drop of its own beside the whole group\'s', async () => {
+    const r = ok(await cama('eval', '--bundle', bundle, '--methods', 'cama', '--ablate', 'text,credibility:text,grouping:text', '--json'));
     const report = JSON.parse(r.stdout) as { methods: Record<string, { cmr: number | null; accuracy: number }>; ablations: Array<{ group: string; cmrDrop: number | null }> };
-    expect(Object.keys(report.methods)).toEqual(['cama', 'cama_ablate_text', 'cama_ablate_credibility:text']);
-    expect(report.ablations.map((a) => a.group)).toEqual(['text', 'credibility:text']);
+    expect(Object.keys(report.methods)).toEqual(['cama', 'cama_ablate_text', 'cama_ablate_credibility:text', 'cama_ablate_grouping:text']);
+    expect(report.ablations.map((a) => a.group)).toEqual(['text', 'credibility:text', 'grouping:text']);
     const bad = await cama('eval', '--bundle', bundle, '--methods', 'cama', '--ablate', 'credibility:colour');
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('--ablate: unknown input group "colour"');
+    const part = await cama('eval', '--bundle', bundle, '--methods', 'cama', '--ablate', 'support:text');
+    expect(part.status).toBe(1);
+    expect(part.stderr).toContain('--ablate: unknown model part "support"; known: grouping, credibility');
   });
 
   it('--methods nope exits 1 and names the known methods', async () => {

@@ -97,10 +97,10 @@ describe('an ablated model', () => {
     const outTwice = await twice.infer(input);
     expect(Array.from(outTwice.assignment.data)).toEqual(Array.from(both.assignment.data));
     expect(Array.from(outTwice.assignment.data)).not.toEqual(Array.from((await model.withAblation(['metadata']).infer(input)).assignment.data));
-    expect(parseNeuralModelName(twice.name)).toEqual({ name: 'default', zeroed: ['text', 'metadata'], credibilityZeroed: [] });
-    expect(parseNeuralModelName(model.name)).toEqual({ name: 'default', zeroed: [], credibilityZeroed: [] });
+    expect(parseNeuralModelName(twice.name)).toEqual({ name: 'default', zeroed: ['text', 'metadata'], parts: { grouping: [], credibility: [] } });
+    expect(parseNeuralModelName(model.name)).toEqual({ name: 'default', zeroed: [], parts: { grouping: [], credibility: [] } });
     // A model whose own name ends in something like a suffix keeps it; the heuristic provider is no trained model.
-    expect(parseNeuralModelName('neural:mine w/o colour')).toEqual({ name: 'mine w/o colour', zeroed: [], credibilityZeroed: [] });
+    expect(parseNeuralModelName('neural:mine w/o colour')).toEqual({ name: 'mine w/o colour', zeroed: [], parts: { grouping: [], credibility: [] } });
     expect(parseNeuralModelName('heuristic-components')).toBeNull();
   });
 
@@ -124,7 +124,33 @@ describe('an ablated model', () => {
     // Zeroed everywhere too, and the name keeps both parts and parses back.
     const both = blind.withAblation(['metadata']);
     expect(both.name).toBe('neural:default w/o metadata w/o credibility:text');
-    expect(parseNeuralModelName(both.name)).toEqual({ name: 'default', zeroed: ['metadata'], credibilityZeroed: ['text'] });
-    expect(parseNeuralModelName('neural:default w/o credibility:colour')).toEqual({ name: 'default w/o credibility:colour', zeroed: [], credibilityZeroed: [] });
+    expect(parseNeuralModelName(both.name)).toEqual({ name: 'default', zeroed: ['metadata'], parts: { grouping: [], credibility: ['text'] } });
+    expect(parseNeuralModelName('neural:default w/o credibility:colour')).toEqual({ name: 'default w/o credibility:colour', zeroed: [], parts: { grouping: [], credibility: [] } });
+  });
+
+  it("zeroes a group for its grouping alone: Z is the ablated run's, the credibility the model's own", async () => {
+    const queries = store.queries().slice(0, 6);
+    const grouping = model.withAblation(['metadata'], 'grouping');
+    const noMetadata = model.withAblation(['metadata']);
+    expect(grouping.name).toBe('neural:default w/o grouping:metadata');
+    let moved = 0;
+    for (const q of queries) {
+      const input = inputFor(store, q, initialSlice(store, q, 10), model.info.slots);
+      const [own, g, n] = await Promise.all([model.infer(input), grouping.infer(input), noMetadata.infer(input)]);
+      expect(Array.from(g.assignment.data)).toEqual(Array.from(n.assignment.data));
+      expect(Array.from(g.credibility ?? [])).toEqual(Array.from(own.credibility ?? []));
+      expect(Array.from(g.support?.support.data ?? [])).toEqual(Array.from(own.support?.support.data ?? []));
+      if (Array.from(g.assignment.data).some((z, i) => Math.abs(z - (own.assignment.data[i] ?? z)) > 1e-3)) moved++;
+    }
+    // The metadata does move the grouping: on some of these slices Z is not the model's own.
+    expect(moved).toBeGreaterThanOrEqual(1);
+    // Both parts at once, each with its own groups, and the name lists both and parses back.
+    const both = grouping.withAblation(['text'], 'credibility').withAblation(['stance'], 'grouping');
+    expect(both.name).toBe('neural:default w/o grouping:stance+metadata w/o credibility:text');
+    expect(parseNeuralModelName(both.name)).toEqual({ name: 'default', zeroed: [], parts: { grouping: ['stance', 'metadata'], credibility: ['text'] } });
+    const input = inputFor(store, queries[0] as Query, initialSlice(store, queries[0] as Query, 10), model.info.slots);
+    const [b, c] = await Promise.all([both.infer(input), model.withAblation(['text'], 'credibility').infer(input)]);
+    expect(Array.from(b.credibility ?? [])).toEqual(Array.from(c.credibility ?? []));
+    expect(Array.from(b.assignment.data)).toEqual(Array.from((await model.withAblation(['stance', 'metadata']).infer(input)).assignment.data));
   });
 });

@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import { METADATA_SHUFFLE_SEED } from '../../bundle/import';
 import { ablationMethod, againstMethod, DEFAULT_METHODS, DIAGNOSTIC_METHODS, resolveMethods } from '../../eval/methods';
 import { GROUPS } from '../../model/featurizer';
-import { ablationProblem, CREDIBILITY_PREFIX } from '../../../shared/methods';
+import { ablationProblem } from '../../../shared/methods';
 import { type EvalReport, evaluate } from '../../eval/harness';
 import { BOOTSTRAP_RESAMPLES } from '../../eval/intervals';
 import { startEvalWorkers, workersHelp } from '../../eval/parallel';
@@ -64,7 +64,7 @@ export function evalCommand(): Command {
     .option('--shuffle-seed <n>', `the seed of the permutation --metadata shuffled deals (default ${METADATA_SHUFFLE_SEED}): one shuffle is one draw, so run several to see its spread`)
     .option(
       '--ablate <groups>',
-      `also score cama with each input group of the model zeroed at inference (${GROUPS.join(', ')}; a+b zeroes two at once, what they carry between them; ${CREDIBILITY_PREFIX}g zeroes g for the credibility alone), and print each group's drop`,
+      `also score cama with each input group of the model zeroed at inference (${GROUPS.join(', ')}; a+b zeroes two at once, what they carry between them; credibility:g zeroes g for the credibility alone, grouping:g for the affinity Z is formed from alone), and print each group's drop`,
     )
     .option('--against <model>', AGAINST_OPTION_HELP)
     .option('--against-policy <file>', AGAINST_POLICY_OPTION_HELP)
