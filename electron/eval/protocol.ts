@@ -22,6 +22,7 @@ import { evaluate, type MethodMetrics, type QueryScorer } from './harness';
 import { bootstrapRatio, type Interval, LEAD_METRICS, type LeadMetric, pooledLead, type QuestionFlags, type QuestionScore, type ScoredQuestions, settled } from './intervals';
 import { GROUPS } from '../model/featurizer';
 import { ablationMethod, AGAINST_METHOD, canAblate, type Method, type MethodContext, resolveMethods } from './methods';
+import { ablationProblem, isInputGroup } from '../../shared/methods';
 
 const SetSpec = z
   .object({
@@ -39,6 +40,12 @@ const SetSpec = z
   .refine((s) => (s.simulate === undefined) !== (s.situatedqa === undefined), { message: 'a set names exactly one of simulate / situatedqa' })
   .refine((s) => s.part === undefined || s.situatedqa !== undefined, { message: '`part` applies to a situatedqa set only' });
 
+/** An ablation as `eval --ablate` names it (shared/methods.ts, parseAblation); refused with the reason. */
+const ablationSpec = z.string().check((ctx) => {
+  const problem = ablationProblem(ctx.value);
+  if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+});
+
 export const ProtocolSchema = z.object({
   description: z.string().optional(),
   sets: z.array(SetSpec).min(1),
@@ -48,14 +55,16 @@ export const ProtocolSchema = z.object({
   targets: z.object({ cmr: z.number(), rs: z.number(), err: z.number(), textAccuracy: z.number() }),
   /**
    * Inference-time ablations (`eval --ablate`) on the rows with claims of the named sets: CAMA with each
-   * input group of the evidence model zeroed, scored beside it on the same slices. `maxDrop`: no group may
+   * input group of the evidence model zeroed, scored beside it on the same slices (any spec `eval --ablate`
+   * takes: `a+b` zeroes two together, `credibility:g` / `grouping:g` zeroes g for that part alone; the bounds
+   * apply to the single groups zeroed whole, the rest are reported beside them). `maxDrop`: no group may
    * cost more than so many CMR points on that set (the model leans on no one input); `minDrop`: zeroing
    * that group must cost at least so many on that set (the model reads it). Checked at every provenance
    * rate, each drop with its paired 95% interval.
    */
   ablations: z
     .object({
-      groups: z.array(z.enum(GROUPS)).min(1),
+      groups: z.array(ablationSpec).min(1),
       sets: z.array(z.string()).min(1),
       maxDrop: z.object({ set: z.string(), points: z.number() }).strict().optional(),
       minDrop: z.object({ set: z.string(), group: z.enum(GROUPS), points: z.number() }).strict().optional(),
@@ -503,7 +512,8 @@ export function ablationChecks(rows: readonly ProtocolRow[], ablations: Protocol
   for (const row of rows) {
     if (row.claims !== 'keep') continue;
     const bounds: Array<{ group: string; points: number; direction: 'atLeast' | 'atMost' }> = [
-      ...(maxDrop?.set === row.set ? groups.map((group) => ({ group, points: maxDrop.points, direction: 'atMost' as const })) : []),
+      // "No single group": a+b and part:g are reported, not bounded.
+      ...(maxDrop?.set === row.set ? groups.filter(isInputGroup).map((group) => ({ group, points: maxDrop.points, direction: 'atMost' as const })) : []),
       ...(minDrop?.set === row.set ? [{ group: minDrop.group, points: minDrop.points, direction: 'atLeast' as const }] : []),
     ];
     for (const { group, points, direction } of bounds) {

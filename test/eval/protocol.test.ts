@@ -199,15 +199,16 @@ describe('the evaluation protocol', () => {
   });
 
   it('ablates the named sets with claims: each group zeroed beside cama on the same questions, its drop checked against the bounds', async () => {
-    const ablations = { groups: ['text' as const, 'stance' as const], sets: ['tiny'], maxDrop: { set: 'tiny', points: 15 }, minDrop: { set: 'tiny', group: 'text' as const, points: 10 } };
+    const ablations = { groups: ['text', 'stance', 'credibility:text'], sets: ['tiny'], maxDrop: { set: 'tiny', points: 15 }, minDrop: { set: 'tiny', group: 'text' as const, points: 10 } };
     const { dir, config } = tinyProtocol(13, { provenance: [0], claims: ['keep', 'none'], methods: ['majority_vote', 'cama'], ablations });
     const rows = await runProtocol({ config, configDir: dir, dir: path.join(dir, 'sets'), context: await loadEngine() });
     // Only the row with claims is ablated; the baselines are scored as ever.
-    expect(Object.keys(rows[0]!.methods)).toEqual(['majority_vote', 'cama', 'cama_ablate_text', 'cama_ablate_stance']);
+    expect(Object.keys(rows[0]!.methods)).toEqual(['majority_vote', 'cama', 'cama_ablate_text', 'cama_ablate_stance', 'cama_ablate_credibility:text']);
     expect(Object.keys(rows[1]!.methods)).toEqual(['majority_vote', 'cama']);
     const m = rows[0]!.methods;
-    // Two checks on the groups' largest share (≤ 15 each) and one that the text is read (≥ 10), each on the
-    // drop in CMR points with the paired interval of cama's lead over the ablated model.
+    // Two checks on the groups' largest share (≤ 15 each; the text zeroed for the credibility alone is no single
+    // group, and is reported, not bounded) and one that the text is read (≥ 10), each on the drop in CMR points
+    // with the paired interval of cama's lead over the ablated model.
     const checks = ablationChecks(rows, ablations);
     expect(checks.map((c) => c.what)).toEqual(['text zeroed: cama CMR drop ≤ 15', 'stance zeroed: cama CMR drop ≤ 15', 'text zeroed: cama CMR drop ≥ 10']);
     const stance = checks[1]!;
@@ -218,9 +219,11 @@ describe('the evaluation protocol', () => {
     expect(checks.every((c) => c.figure === 'drop' && c.row === rows[0])).toBe(true);
     expect(describeCheck(stance)).toMatch(/^tiny p=0 claims=keep: stance zeroed: cama CMR drop ≤ 15: drop -?\d+\.\d points, 95% interval -?\d+\.\d to -?\d+\.\d \((clearly|within noise)\)$/);
     const table = renderAblations(rows, ablations)!.split('\n');
-    expect(table.slice(2, 4)).toEqual(['| set | prov. | cama CMR | text | stance |', '|---|---|---|---|---|']);
+    expect(table.slice(2, 4)).toEqual(['| set | prov. | cama CMR | text | stance | credibility:text |', '|---|---|---|---|---|---|']);
     const cell = (x: number, i: [number, number]) => `${x.toFixed(1)} (${i[0].toFixed(1)} to ${i[1].toFixed(1)})`;
-    expect(table[4]).toBe(`| tiny | 0 | ${m.cama!.cmr!.toFixed(1)} | ${cell(checks[0]!.value!, checks[0]!.interval!)} | ${cell(stance.value!, stance.interval!)} |`);
+    const credibility = m['cama_ablate_credibility:text']!;
+    const credibilityCell = cell(m.cama!.cmr! - credibility.cmr!, credibility.cama_lead_ci95!.cmr!);
+    expect(table[4]).toBe(`| tiny | 0 | ${m.cama!.cmr!.toFixed(1)} | ${cell(checks[0]!.value!, checks[0]!.interval!)} | ${cell(stance.value!, stance.interval!)} | ${credibilityCell} |`);
     // The heuristic provider has no input features to zero: the same protocol runs without the ablations.
     const plain = await runProtocol({ config, configDir: dir, dir: path.join(dir, 'sets'), context: heuristicContext() });
     expect(Object.keys(plain[0]!.methods)).toEqual(['majority_vote', 'cama']);
@@ -258,6 +261,8 @@ describe('the evaluation protocol', () => {
     expect(write({ groups: ['text'], sets: ['a'], maxDrop: { set: 'b', points: 15 } })).toThrow(/p\.json: ablations bound the set "b" but do not ablate it/);
     expect(write({ groups: ['text'], sets: ['a'], minDrop: { set: 'a', group: 'stance', points: 10 } })).toThrow(/names the group "stance", which ablations.groups leaves out/);
     expect(write({ groups: ['colour'], sets: ['a'] })).toThrow(/p\.json: not a valid protocol.*groups/s);
+    expect(write({ groups: ['text', 'support:text'], sets: ['a'] })).toThrow(/p\.json: not a valid protocol.*unknown model part "support"; known: grouping, credibility.*ablations\.groups\[1\]/s);
+    expect(write({ groups: ['text', 'credibility:text', 'grouping:text+metadata'], sets: ['a'] })()).toMatchObject({ ablations: { groups: ['text', 'credibility:text', 'grouping:text+metadata'] } });
     expect(write({ groups: ['text', 'metadata'], sets: ['a', 'b'], minDrop: { set: 'b', group: 'text', points: 10 } })()).toMatchObject({ ablations: { sets: ['a', 'b'] } });
   });
 
