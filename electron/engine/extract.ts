@@ -344,6 +344,20 @@ interface Scan {
 const CONTINUES =
   /^(?:[-*•·▪>]|\d+[.)]\s|(?:a|ans|answer|he|she|they|it|it['’]s|its|his|her|their|this|that|these|those|which|so|now|today|currently|since|as of)\b|(?:old|new|current|previous|prior|former|latest|updated?|value|result|status|before|after)\s*:)/i;
 
+/** Titles that may stand before a surname without making it another name ("Dr Otto" is Miranda Otto). */
+const TITLES = new Set(['mr', 'mrs', 'ms', 'mx', 'miss', 'dr', 'prof', 'sir', 'dame', 'lord', 'lady', 'st', 'saint']);
+
+/**
+ * Whether the capitalised word at `start` ends another name: the word right before it (a space between) is a
+ * capitalised word that is neither a function word nor a title. The subject's last word alone is then part of
+ * a different entity's name ("Lindgren Pharma" is not "Marlowe Pharma", "Hans Otto" is not "Miranda Otto").
+ */
+function namedOtherwise(text: string, prev: { raw: string; end: number } | null, start: number): boolean {
+  if (!prev || !/^[ \t]+$/.test(text.slice(prev.end, start)) || !/^\p{Lu}/u.test(prev.raw)) return false;
+  const w = prev.raw.toLowerCase();
+  return w !== 'the' && !NOT_NAME.has(w) && !TITLES.has(w);
+}
+
 function scan(text: string, p: Prepared): Scan {
   const segs = segments(text).map((s) => ({ ...s, on: false, keyed: false }));
   const segShare = new Array<number>(segs.length).fill(0);
@@ -357,8 +371,9 @@ function scan(text: string, p: Prepared): Scan {
   let si = 0;
   let segSeen = new Set<string>();
   let rareSeen = p.rare.size === 0;
+  let prev: { raw: string; end: number } | null = null;
   TOKEN.lastIndex = 0;
-  for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
+  for (let m = TOKEN.exec(text); m; prev = { raw: m[0], end: m.index + m[0].length }, m = TOKEN.exec(text)) {
     const end = m.index + m[0].length;
     while (si < segs.length - 1 && m.index >= (segs[si] as Segment).end) {
       si++;
@@ -379,7 +394,7 @@ function scan(text: string, p: Prepared): Scan {
         full = true;
         segSubject[si] = true;
         hitEnds.push(end);
-      } else if (st === p.subjectLast && /^\p{Lu}/u.test(m[0])) {
+      } else if (st === p.subjectLast && /^\p{Lu}/u.test(m[0]) && !namedOtherwise(text, prev, m.index)) {
         partial = true;
         segSubject[si] = true;
         hitEnds.push(end);

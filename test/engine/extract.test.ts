@@ -67,6 +67,16 @@ describe('aboutKey', () => {
     expect(aboutKey('Otto holds Australian citizenship.', OTTO)).toBeGreaterThanOrEqual(ABOUT_MIN);
     expect(aboutKey('Otto holds Australian citizenship.', OTTO)).toBeLessThan(0.6);
     expect(aboutKey('John Wayles, country of citizenship: Romania', OTTO)).toBe(0);
+    // The last word alone right after another name is that other entity's: a memory about Lindgren Pharma is
+    // not about Marlowe Pharma, and states no industry for it.
+    const MARLOWE = { question: 'Which industry does Marlowe Pharma operate in?', subject: 'Marlowe Pharma', attribute: 'industry' };
+    expect(aboutKey('The industry of Lindgren Pharma is brewing, on a noticeboard.', MARLOWE)).toBe(0);
+    expect(mentions('The industry of Lindgren Pharma is brewing, on a noticeboard.', MARLOWE)).toEqual([]);
+    expect(aboutKey('Hans Otto holds Australian citizenship.', OTTO)).toBe(0);
+    // A title, a function word or a sentence's end before it leaves it the subject's.
+    expect(aboutKey('Dr Otto holds Australian citizenship.', OTTO)).toBeGreaterThanOrEqual(ABOUT_MIN);
+    expect(aboutKey('The Pharma group works in pharmaceuticals.', MARLOWE)).toBeGreaterThanOrEqual(ABOUT_MIN);
+    expect(aboutKey('Checked with Lindgren. Pharma is in pharmaceuticals.', MARLOWE)).toBeGreaterThanOrEqual(ABOUT_MIN);
     expect(aboutKey('The Beatles were from Liverpool.', { question: 'where were the beatles from', subject: 'the Beatles' })).toBe(1);
   });
 });
