@@ -417,11 +417,18 @@ function logitPair(a: number, b: number): [string, string] {
 /** Below this lead of the pick's P over the runner-up's, the sentence calls the decision a near-tie. */
 export const NEAR_TIE = 0.1;
 
-/** ": a near-tie (…)" where the runner-up's P is within NEAR_TIE of the pick's; else nothing. */
+/**
+ * ": a near-tie with X (P = …, within 0.1 of the pick's)…" where the runner-up's P is within NEAR_TIE of the
+ * pick's; else nothing. The runner-up is named: it need not be the hypothesis the sentence compared the pick with.
+ */
 function nearTie(step: Arbitration, pickIdx: number): string {
   const pick = step.posterior[pickIdx] ?? 0;
-  const runner = Math.max(-Infinity, ...step.posterior.filter((_, h) => h !== pickIdx));
-  return Number.isFinite(runner) && pick - runner < NEAR_TIE ? `: a near-tie (P within ${NEAR_TIE} of the runner-up's), which one more source either way could flip` : '';
+  let runner = -1;
+  step.posterior.forEach((v, h) => {
+    if (h !== pickIdx && (runner < 0 || v > (step.posterior[runner] ?? 0))) runner = h;
+  });
+  if (runner < 0 || pick - (step.posterior[runner] ?? 0) >= NEAR_TIE) return '';
+  return `: a near-tie with ${step.hypotheses[runner]} (P = ${fmt(step.posterior[runner], 2)}, within ${NEAR_TIE} of the pick's), which one more source either way could flip`;
 }
 
 function baseSentence(step: Arbitration, list: readonly Backing[]): string {

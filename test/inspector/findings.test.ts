@@ -205,7 +205,10 @@ describe('findings on steps built for each case', () => {
   it('calls a decision within 0.1 of P a near-tie, and gives ℓ the decimals that tell the two apart', () => {
     const step = { ...makeStep({ hypotheses: ['Esme', 'Cleo'], support: [[1, -1], [1, -1], [-1, 1]], assignment: [oneHot(0), oneHot(0), oneHot(1)], posterior: [0.49, 0.51] }), logits: [0.0012, 0.0031] };
     const sentence = explain({ step }).sentence;
-    expect(sentence).toContain('→ ℓ = +0.003 vs +0.001, CAMA picks Cleo (P = 0.51 vs 0.49): a near-tie');
+    expect(sentence).toContain("→ ℓ = +0.003 vs +0.001, CAMA picks Cleo (P = 0.51 vs 0.49): a near-tie with Esme (P = 0.49, within 0.1 of the pick's)");
+    // The runner-up need not be the vote's pick the sentence compares with: it is named (demo q21 at t = 3).
+    const three = makeStep({ hypotheses: ['green', 'amber', 'red'], support: [[1, -1, -1], [1, -1, -1], [-1, 1, -1], [-1, -1, 1]], assignment: [oneHot(0), oneHot(0), oneHot(1), oneHot(2)], posterior: [0.18, 0.42, 0.4] });
+    expect(explain({ step: three }).sentence).toContain("CAMA picks amber (P = 0.42 vs 0.18): a near-tie with red (P = 0.40, within 0.1 of the pick's)");
     const clear = makeStep({ hypotheses: ['Esme', 'Cleo'], support: [[1, -1], [1, -1], [-1, 1]], assignment: [oneHot(0), oneHot(0), oneHot(1)], posterior: [0.3, 0.7] });
     expect(explain({ step: clear }).sentence).not.toContain('near-tie');
   });
