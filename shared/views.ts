@@ -179,6 +179,16 @@ export interface EvalReportView {
   llm_cost?: Record<string, LlmCostView>;
 }
 
+/**
+ * What a report's claim coverage means for reading it, where it matters (under 90% of memories with claims):
+ * `cama eval` prints it under its counts and the workbench under a run's header. Null otherwise.
+ */
+export function claimCoverageNote(coverage: number | undefined): string | null {
+  if (coverage === undefined || coverage >= 0.9) return null;
+  if (coverage === 0) return 'no memory carries structured claims; every hypothesis, support score and vote comes from text (offline extractor)';
+  return `only ${(100 * coverage).toFixed(0)}% of memories carry structured claims; the rest are read from their text (offline extractor)`;
+}
+
 export interface EvalRunSummary {
   id: number;
   bundle: string;

@@ -1,6 +1,6 @@
 // One saved run: what was scored, the metrics table, the CMR / RS / ERR chart and the per-query results.
 
-import type { QueryRow } from '../../shared/views';
+import { claimCoverageNote, type QueryRow } from '../../shared/views';
 import { api } from '../api/client';
 import { useSession } from '../common/session';
 import { Loading } from '../common/controls';
@@ -20,6 +20,7 @@ export function RunDetail({ id, queries, onDeleted }: { id: number; queries: Que
   if (fetched.error) return <ErrorBox title={`Could not load run #${id}`} error={fetched.error} />;
   if (!run) return <Loading what={`run #${id}`} />;
   const report = run.report;
+  const claimNote = claimCoverageNote(report?.claim_coverage);
   return (
     <div className="run-detail" data-testid="eval-run-detail">
       <header className="run-head">
@@ -32,6 +33,11 @@ export function RunDetail({ id, queries, onDeleted }: { id: number; queries: Que
         </span>
         <DeleteRun key={run.id} id={run.id} onDeleted={onDeleted} />
       </header>
+      {claimNote && (
+        <p className="claim-note" data-testid="eval-claim-note">
+          Note: {claimNote}. Scores here are not comparable with a run on memories that carry claims.
+        </p>
+      )}
       {report ? (
         <>
           <section className="panel">

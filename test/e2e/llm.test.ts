@@ -77,6 +77,8 @@ describe('the LLM in the app', () => {
     // calls, prompt tokens, completion tokens (after the three per-query columns), then the cache hits.
     expect(cells.slice(3, 6).map(Number)).toEqual([cost!.calls, cost!.prompt_tokens, cost!.completion_tokens]);
     expect(Number(cells.at(-1))).toBe(0);
+    // A store without claims says so under the run's header, as `cama eval` does under its counts.
+    expect(await wb.page.getByTestId('eval-claim-note').textContent()).toContain('no memory carries structured claims; every hypothesis, support score and vote comes from text');
     expect(await wb.page.content()).not.toContain(KEY);
     await wb.shot('evaluation-llm-cost');
   });

@@ -7,6 +7,7 @@ import { METADATA_SHUFFLE_SEED } from '../../bundle/import';
 import { ablationMethod, againstMethod, DEFAULT_METHODS, DIAGNOSTIC_METHODS, resolveMethods } from '../../eval/methods';
 import { GROUPS } from '../../model/featurizer';
 import { ablationProblem } from '../../../shared/methods';
+import { claimCoverageNote } from '../../../shared/views';
 import { type EvalReport, evaluate } from '../../eval/harness';
 import { BOOTSTRAP_RESAMPLES } from '../../eval/intervals';
 import { startEvalWorkers, workersHelp } from '../../eval/parallel';
@@ -250,7 +251,6 @@ function renderDrops(drops: readonly AblationDrop[]): string {
 
 /** What the report should say about structured claims: none, few, or (silently) most. */
 export function claimNote(coverage: number | undefined): string {
-  if (coverage === undefined || coverage >= 0.9) return '';
-  if (coverage === 0) return '\nnote: no memory carries structured claims; every hypothesis, support score and vote comes from text (offline extractor)';
-  return `\nnote: only ${(100 * coverage).toFixed(0)}% of memories carry structured claims; the rest are read from their text (offline extractor)`;
+  const note = claimCoverageNote(coverage);
+  return note ? `\nnote: ${note}` : '';
 }
