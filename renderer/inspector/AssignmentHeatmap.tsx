@@ -68,7 +68,7 @@ const HeatmapRow = memo(function HeatmapRow({ i, id, memory, z, kappa, stance, a
       </td>
       <td className="hm-stance">{stance ?? <span className="muted">–</span>}</td>
       {truth !== undefined && (
-        <td className="hm-truth" data-testid="hm-truth" data-memory-id={id} title="ground truth (evaluation only): the bundle's factor">
+        <td className="hm-truth" data-testid="hm-truth" data-memory-id={id} title={`ground truth (evaluation only): the bundle's factor${truth ? `, ${truth}` : ''}`}>
           {truth ?? <span className="muted">–</span>}
         </td>
       )}

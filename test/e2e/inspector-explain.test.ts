@@ -235,7 +235,10 @@ describe('the inspector explains what the numbers say', () => {
     for (const id of step.sliceIds) {
       const cell = wb.page.locator(`[data-testid="hm-truth"][data-memory-id="${id}"]`);
       expect((await cell.textContent())?.trim()).toBe(view.memories[id]?.factor ?? '–');
+      // Readable, not clipped under κ (the column once took 1% of a fixed-layout table: 8 px).
+      expect(await cell.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     }
+    expect(await wb.page.locator('th.hm-truth').first().evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     // "true sources": distinct factors among the members that state a value for the key.
     const states = (i: number): boolean => step.scorer[i] !== 'none' && Math.max(...(step.support[i] ?? [0])) > 1e-9;
     const evidenceFactors = new Set(step.sliceIds.filter((_, i) => states(i)).map((id) => view.memories[id]?.factor));
