@@ -30,6 +30,11 @@ export function GroundTruthFactor({ factor }: { factor: string | undefined }) {
   );
 }
 
+/** `observed` as a researcher wrote it: true and false (1 and 0) as yes and no, a degree in between as a number. */
+export function observedText(o: number): string {
+  return o === 1 ? 'yes' : o === 0 ? 'no' : num(o);
+}
+
 /**
  * A memory's `observed` and, where recorded provenance overrules it, the value the engine reads
  * (shared/observed.ts): a memory derived on record is no observation, whatever it says of itself.
@@ -48,7 +53,9 @@ export function ObservedValue({
   const read = readAgainstRecord ? observedAsRead(observed, parents.length > 0) : observed;
   return (
     <>
-      <span className="num">{num(observed)}</span>
+      <span className="num" data-testid="observed-value" title={`o = ${observed}`}>
+        {observedText(observed)}
+      </span>
       {read !== observed && (
         <span
           className="muted memory-small"
@@ -56,7 +63,7 @@ export function ObservedValue({
           title="It has a recorded parent, so it was derived: the reliability head and the evidence model read it as not observed."
         >
           {' '}
-          · read as {num(read)}: derived on record
+          · read as {observedText(read ?? 0)}: derived on record
         </span>
       )}
     </>

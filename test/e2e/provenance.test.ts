@@ -135,7 +135,9 @@ describe('the provenance explorer', () => {
     await wb.page.getByTestId('explorer-search').press('Enter');
     await wb.page.locator(`.react-flow__node[data-id="${poser}"]`).click();
     await expect.poll(() => drawer.getAttribute('data-memory-id')).toBe(poser);
-    await expect.poll(() => drawer.getByTestId('observed-overruled').textContent()).toMatch(/read as 0\.00: derived on record/);
+    await expect.poll(() => drawer.getByTestId('observed-overruled').textContent()).toMatch(/read as no: derived on record/);
+    // What it says of itself, as written: a boolean reads yes or no, not 1.00 or 0.00.
+    expect(await drawer.getByTestId('observed-value').textContent()).toBe('yes');
 
     // Colour by kind, then close the drawer with Escape.
     await wb.page.getByTestId('explorer-color-kind').click();
