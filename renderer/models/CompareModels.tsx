@@ -58,8 +58,14 @@ function MetricChart({ metric, models, colors }: { metric: Key; models: ModelSum
 
 function Delta({ value, base, metric }: { value: number | null; base: number | null; metric: Key }) {
   if (value === null || base === null) return null;
-  const d = value - base;
   const c = column(metric);
+  // The difference of the figures as shown, so that it is what a reader gets by subtracting them
+  // (0.25 beside 0.20 reads +0.05, not the +0.04 of the unrounded 0.246 − 0.204).
+  const shown = (x: number): number => {
+    const n = Number.parseFloat(c.format(x));
+    return Number.isFinite(n) ? n : x;
+  };
+  const d = shown(value) - shown(base);
   if (Math.abs(d) < 1e-9) return <span className="delta none">±0</span>;
   const good = c.better === undefined ? null : (d > 0) === (c.better === 'high');
   return (

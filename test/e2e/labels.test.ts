@@ -166,6 +166,18 @@ describe('models', () => {
     expect(await wb.page.locator('.compare-chart .recharts-responsive-container').count()).toBe(5);
     const scored = models.filter((m) => m.validation !== null).length;
     for (let i = 0; i < 5; i++) await expect.poll(() => wb.page.locator('.compare-chart').nth(i).locator('.recharts-bar-rectangle').count()).toBe(scored);
+    // Each difference from the active model is that of the figures as shown: what a reader gets by subtracting.
+    let deltas = 0;
+    for (const cell of await wb.page.locator('.compare-table td[data-metric]').all()) {
+      const delta = cell.locator('.delta');
+      if ((await delta.count()) === 0) continue;
+      const d = (await delta.textContent()) ?? '';
+      const own = Number.parseFloat(((await cell.textContent()) ?? '').replace(d, ''));
+      const base = Number.parseFloat((await wb.page.locator(`.compare-table td[data-metric="${await cell.getAttribute('data-metric')}"][data-model="${active?.name}"]`).textContent()) ?? '');
+      expect(Number(d.replace('−', '-').replace('±', ''))).toBeCloseTo(own - base, 6);
+      deltas++;
+    }
+    expect(deltas).toBeGreaterThan(0);
     await wb.shot('models');
   });
 
