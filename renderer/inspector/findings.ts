@@ -335,7 +335,9 @@ export function whatIfCause(stored: Arbitration, recomputed: Arbitration): strin
   for (const [j, ids] of [...before].sort((a, b) => a[0] - b[0])) {
     const kept = ids.filter((id) => slotAfter.has(id));
     const to = [...new Set(kept.map((id) => slotAfter.get(id) as number))].sort((a, b) => a - b);
-    if (to.length > 1) causes.push(`${slotName(j)} split into ${listed(to.map(slotName))} (${listed(kept)} now count separately)`);
+    // Each part with its members: which memories left which (m362 alone, apart from five that stay together).
+    const parts = to.map((t) => `${slotName(t)} (${listed(kept.filter((id) => slotAfter.get(id) === t))})`);
+    if (to.length > 1) causes.push(`${slotName(j)} split into ${listed(parts)}: the parts now count separately`);
     if (kept.length === 0 && ids.length > 0) causes.push(`${slotName(j)} lost all its members (${listed(ids)} switched off)`);
   }
   if (causes.length === 0) {

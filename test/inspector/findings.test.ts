@@ -155,7 +155,11 @@ describe('findings on steps built for each case', () => {
     // A relabelled but identical partition is no cause at all; a split is.
     const relabelled = { ...stored, assignment: [oneHot(3), oneHot(0), oneHot(1)] };
     expect(whatIfCause(stored, relabelled)).toEqual([]);
-    expect(whatIfCause(merged, stored)).toEqual(['S2 split into S2 and S3 (m2 and m3 now count separately)']);
+    expect(whatIfCause(merged, stored)).toEqual(['S2 split into S2 (m2) and S3 (m3): the parts now count separately']);
+    // One member leaving a slot of three: the text says which one left, not that all of them now count apart.
+    const three = makeStep({ hypotheses: ['a'], support: [[1], [1], [1]], assignment: [oneHot(0), oneHot(0), oneHot(0)], posterior: [1], nEff: 1 });
+    const left = { ...three, assignment: [oneHot(0), oneHot(2), oneHot(2)], nEff: 2 };
+    expect(whatIfCause(three, left)).toEqual(['S1 split into S1 (m1) and S3 (m2 and m3): the parts now count separately']);
     // One slot merged and another split: as many factors as before, and a change below the third decimal is none.
     const pair = { ...stored, assignment: [oneHot(0), oneHot(0), oneHot(1)], nEff: 2 };
     const moved = { ...stored, assignment: [oneHot(0), oneHot(1), oneHot(1)], nEff: 1.99999 };
