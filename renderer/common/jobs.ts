@@ -1,6 +1,7 @@
 // Long work runs as backend jobs. This store starts one per kind, polls `job` until it ends, and keeps
 // its last status, so progress survives navigating between views (Home and the browser share the
-// analyse job). When a job ends the session is refreshed, which bumps `revision` and refetches views.
+// analyse job). When a job ends, or moves to its next phase, the session is refreshed, which bumps
+// `revision` and refetches views.
 
 import { create } from 'zustand';
 import type { JobKind, JobStatus } from '../../shared/views';
@@ -46,8 +47,12 @@ export async function runJob(kind: JobKind, start: () => Promise<JobStatus>, onD
     put(kind, { status, error: null, starting: false });
     while (status.state === 'running') {
       await sleep(POLL_MS);
+      const phase = status.message;
       status = await api.job({ id: status.id });
       put(kind, { status, error: null, starting: false });
+      // A new phase means the one before has committed its work (an import's rows before its analysis):
+      // the session's counts and the views show it now, not only when the whole job ends.
+      if (status.state === 'running' && status.message !== phase) void useSession.getState().refresh();
     }
   } catch (error) {
     put(kind, { status: useJobs.getState().jobs[kind]?.status ?? null, error, starting: false });
