@@ -96,6 +96,12 @@ export interface EpisodeView {
    * order (first supporter's rank): the first entry with the top count is the baseline's answer.
    */
   votes: Array<Array<{ value: string; count: number }>>;
+  /**
+   * Per step, per slice memory (in sliceIds order): the values it states for the query's key, as the vote
+   * counts them (one ballot per value). A memory may state several: the vote counts it for each, while its
+   * support row averages them (electron/engine/scorer.ts), so the inspector counts backers from this.
+   */
+  stated: string[][][];
 }
 
 export interface GraphView {
@@ -108,6 +114,8 @@ export interface GraphView {
 export interface WhatIfResult {
   step: SliceArbitration;
   answer: string | null;
+  /** Per memory of the recomputed slice: the values it states for the key, as in EpisodeView.stated. */
+  stated: string[][];
 }
 
 export type JobKind = 'import' | 'export' | 'analyse' | 'eval' | 'demo' | 'train';

@@ -117,14 +117,17 @@ export function episodeView(store: Store, id: number): EpisodeView {
   const inEpisode = new Set(ids);
   const agents = [...new Set(ids.map((mid) => memories[mid]?.agent as string))].map((a) => store.agent(a) ?? { id: a });
   const labels = store.labels().filter((l) => inEpisode.has(l.a) && inEpisode.has(l.b));
+  const stated: string[][][] = [];
   const votes = episode.steps.map((s) => {
     const slice = s.sliceIds.map((mid) => memories[mid]).filter((m): m is MemoryView => m !== undefined);
+    const values = statedValues(query, slice, store);
+    stated.push(values.map((v) => [...v]));
     // In the vote's own order (first supporter's rank), so the first top count is the baseline's pick
     // even on ties; hypotheses nobody asserts follow with 0.
-    const tally = majorityVote(slice, statedValues(query, slice, store)).tally.map((x) => ({ value: x.value, count: x.weight }));
+    const tally = majorityVote(slice, values).tally.map((x) => ({ value: x.value, count: x.weight }));
     return [...tally, ...s.hypotheses.filter((h) => !tally.some((x) => sameValue(x.value, h))).map((h) => ({ value: h, count: 0 }))];
   });
-  return { episode, query, memories, agents, labels, votes };
+  return { episode, query, memories, agents, labels, votes, stated };
 }
 
 /** The memories plus their recorded ancestors up to `depth` generations, and every edge among them. */
@@ -244,7 +247,8 @@ export async function whatIf(
     }
     model = model.withAblation(zeroed);
   }
-  const a = await analyseSlice({ ...setup, model, config, source: store }, query, store.memories(sliceIds), edges);
+  const slice = store.memories(sliceIds);
+  const a = await analyseSlice({ ...setup, model, config, source: store }, query, slice, edges);
   const top = argmax(a.arbitration.posterior);
-  return { step: analysisFields(sliceIds, edges, a, config), answer: top >= 0 ? (a.hypotheses[top]?.value ?? null) : null };
+  return { step: analysisFields(sliceIds, edges, a, config), answer: top >= 0 ? (a.hypotheses[top]?.value ?? null) : null, stated: statedValues(query, slice, store).map((v) => [...v]) };
 }

@@ -133,7 +133,7 @@ function SlotHeader({ J, toggles, truth }: { J: number; toggles: boolean; truth:
         </th>
       )}
       <th className="hm-memh">memory (agent, id, text)</th>
-      <th className="hm-backs" title="the value the memory states for the query's key (s_i(h) > 0 on a row that states something); – when it states nothing">backs</th>
+      <th className="hm-backs" title="the value the memory states for the query's key, as the vote counts it (both, for one that states two); – when it states nothing">backs</th>
       {truth && (
         <th className="hm-truth" title="ground truth (evaluation only): the factor the bundle records for the memory">
           true factor

@@ -106,8 +106,10 @@ export function InspectorView({ episodeId, linkedStep = null }: { episodeId: num
   if (error) return <section className="inspector-msg error-text" data-testid="inspector-error">Could not load episode {id}: {error}</section>;
   if (!view) return <section className="inspector-msg muted">Loading episode {id}…</section>;
   const steps = view.episode.steps;
-  const step = steps[t];
-  if (!step) return <section className="inspector-msg">Episode {id} has no steps.</section>;
+  const stored = steps[t];
+  if (!stored) return <section className="inspector-msg">Episode {id} has no steps.</section>;
+  // With what each memory states, as the header's vote counts it: the panels' backers are the vote's ballots.
+  const step = { ...stored, stated: view.stated[t] };
   const tauN = num(view.episode.config.tauN);
   const tauH = num(view.episode.config.tauH);
   const thresholds = { tauN, tauH };

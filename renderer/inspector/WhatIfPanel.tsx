@@ -11,7 +11,7 @@ import type { MemoryView, WhatIfResult } from '../../shared/views';
 import { api } from '../api/client';
 import { AssignmentHeatmap } from './AssignmentHeatmap';
 import { argmax, fmt, fmtSigned, sameValue } from './derive';
-import { explain, type Thresholds } from './findings';
+import { explain, type Stated, type Thresholds } from './findings';
 import { FindingsList } from './FindingsList';
 import { RelianceTable } from './RelianceTable';
 import { hasEdits, useInspector } from './store';
@@ -42,7 +42,7 @@ export function WhatIfPanel({ episodeId, step, memories, gold, thresholds, arriv
   // input ablation's episode ran with some zeroed already: they stay zeroed in its what-if.
   const trained = parseNeuralModelName(step.provider);
   const ownZeroed: readonly InputGroup[] = trained?.zeroed ?? [];
-  const [result, setResult] = useState<{ key: string; value: WhatIfResult } | null>(null);
+  const [result, setResult] = useState<{ key: string; value: WhatIfResult & { step: WhatIfResult['step'] & Stated } } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const edited = hasEdits({ disabled, addEdges, removeEdges, zeroed });
@@ -59,7 +59,8 @@ export function WhatIfPanel({ episodeId, step, memories, gold, thresholds, arriv
     setBusy(true);
     api
       .whatIf({ episodeId, t: step.t, disabled, addEdges, removeEdges, zeroed })
-      .then((value) => live && setResult({ key: requestKey, value }))
+      // The recomputed step carries what each memory states, so its backing is the vote's, as the stored one's.
+      .then((value) => live && setResult({ key: requestKey, value: { ...value, step: { ...value.step, stated: value.stated } } }))
       .catch((err: unknown) => live && setError((err as Error).message))
       .finally(() => live && setBusy(false));
     return () => {

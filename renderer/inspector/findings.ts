@@ -27,7 +27,18 @@ export type Arbitration = Pick<
   | 'posterior'
   | 'entropy'
   | 'sufficient'
->;
+> &
+  Stated;
+
+/**
+ * What each slice memory states for the query's key, as the majority vote counts it (EpisodeView.stated,
+ * WhatIfResult.stated; one entry per memory, in sliceIds order). Where given, a memory backs every value it
+ * states, so the count and its dots equal the vote's even for a memory that states two values (its support
+ * row averages them to zero for both); where absent (a step shown without it), backing reads the support row.
+ */
+export interface Stated {
+  stated?: ReadonlyArray<readonly string[]>;
+}
 
 /** The scorer name of a row whose memory states nothing about the query's key (electron/engine/scorer.ts). */
 export const NO_EVIDENCE = 'none';
@@ -65,19 +76,32 @@ export interface Backing {
   slots: number[];
 }
 
+/** Whether row i states hypothesis h: among its stated values where the step carries them, else s_i(h) > 0 on an evidence row. */
+function states(step: Pick<Arbitration, 'hypotheses' | 'support' | 'scorer' | 'stated'>, i: number, h: number): boolean {
+  if (step.stated) return (step.stated[i] ?? []).some((v) => sameValue(v, step.hypotheses[h] ?? null));
+  return (step.support[i]?.[h] ?? 0) > EPS && isEvidence(step, i);
+}
+
 /** Per hypothesis, the memories that claim it. The count and the dots are the same list. */
-export function backing(step: Pick<Arbitration, 'sliceIds' | 'hypotheses' | 'support' | 'scorer' | 'assignment'>): Backing[] {
+export function backing(step: Pick<Arbitration, 'sliceIds' | 'hypotheses' | 'support' | 'scorer' | 'assignment' | 'stated'>): Backing[] {
   return step.hypotheses.map((hypothesis, h) => {
-    const backers = step.support
-      .flatMap((row, i) => ((row[h] ?? 0) > EPS && isEvidence(step, i) ? [{ row: i, id: step.sliceIds[i] ?? `#${i}`, slot: argmax(step.assignment[i] ?? []) }] : []))
+    const backers = step.sliceIds
+      .flatMap((id, i) => (states(step, i, h) ? [{ row: i, id, slot: argmax(step.assignment[i] ?? []) }] : []))
       .sort((a, b) => a.slot - b.slot || a.row - b.row);
     const slots = [...new Set(backers.map((b) => b.slot))].sort((a, b) => a - b);
     return { hypothesis, backers, count: backers.length, slots };
   });
 }
 
-/** The hypothesis memory i backs (its largest positive s_i(h) on an evidence row), or null. */
-export function backedBy(step: Pick<Arbitration, 'hypotheses' | 'support' | 'scorer'>, i: number): string | null {
+/**
+ * The hypothesis memory i backs (its largest positive s_i(h) on an evidence row), or null; where the step
+ * carries what each memory states, the values it states, joined ("Lindgren Pharma / brewing").
+ */
+export function backedBy(step: Pick<Arbitration, 'hypotheses' | 'support' | 'scorer' | 'stated'>, i: number): string | null {
+  if (step.stated) {
+    const values = step.hypotheses.filter((_, h) => states(step, i, h));
+    return values.length > 0 ? values.join(' / ') : null;
+  }
   if (!isEvidence(step, i)) return null;
   const row = step.support[i] ?? [];
   const h = argmax(row);

@@ -6,7 +6,7 @@ import type { ProvenanceEdge } from '../../shared/domain';
 import type { SliceArbitration } from '../../shared/episode';
 import type { EpisodeView, GraphView } from '../../shared/views';
 import { argmax, arrivedMemories, memorySlots, shortText, strongestSlots, slotsByMemory, tracedEdges } from './derive';
-import { backedBy, isEvidence } from './findings';
+import { backedBy, isEvidence, type Stated } from './findings';
 import type { MemoryNodeData } from './GraphNode';
 import { EDGE_STYLE, type EdgeKind } from '../common/edgeStyle';
 import { edgeKey, type GraphEdits } from './store';
@@ -52,13 +52,15 @@ export function buildGraph(
   t: number,
   edits: GraphEdits,
   ancestors: GraphView | null,
-  recomputed: SliceArbitration | null = null,
+  recomputed: (SliceArbitration & Stated) | null = null,
   /** Overlay the true factors (evaluation only). */
   groundTruth = false,
 ): GraphModel {
   const steps = view.episode.steps;
-  const step = steps[t];
-  if (!step) return { nodes: [], edges: [], layoutKey: '', layoutEdges: [] };
+  const stored = steps[t];
+  if (!stored) return { nodes: [], edges: [], layoutKey: '', layoutEdges: [] };
+  // What each memory states, as the vote and the inspector's panels count it.
+  const step = { ...stored, stated: view.stated[t] };
   const inSlice = new Set(step.sliceIds);
   const strongest = strongestSlots(step);
   const slots = slotsByMemory(step);

@@ -2,6 +2,7 @@
 // then every step of every demo episode, where the gauge's counts must equal its dots and the majority
 // vote's counts, and the cases the issue names read as they should.
 
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkbenchService } from '../../electron/backend/service';
 import type { StepRecord } from '../../shared/episode';
@@ -10,6 +11,7 @@ import { majorityOf, trueFactors } from '../../renderer/inspector/derive';
 import {
   type Arbitration,
   addedNothingReason,
+  backedBy,
   backing,
   backingMajority,
   explain,
@@ -18,6 +20,7 @@ import {
   whatIfCause,
 } from '../../renderer/inspector/findings';
 import { caller, newService } from '../backend/helpers';
+import { ROOT } from '../cli/helpers';
 import { tempFolder } from '../cleanup';
 import { openDemoCopy } from '../demo-store';
 
@@ -261,7 +264,9 @@ describe('findings on every step of the demo', () => {
   it('shows as many dots as its count on every step, and that count is the majority vote\'s', () => {
     let steps = 0;
     for (const v of views) {
-      v.episode.steps.forEach((step: StepRecord, t) => {
+      v.episode.steps.forEach((stored: StepRecord, t) => {
+        // As the inspector shows it: with what each memory states, as the vote counts it.
+        const step = { ...stored, stated: v.stated[t] };
         const e = explain({ step, gold: v.query.answer ?? null, thresholds: thresholdsOf(v), record: step });
         const votes = v.votes[t] ?? [];
         for (const b of e.backing) {
@@ -349,5 +354,34 @@ describe('the ground-truth overlay', () => {
     expect([...t.byMemory]).toEqual([['a', 'f1'], ['b', 'f1'], ['c', 'f2'], ['d', 'f3']]);
     expect(t.evidenceFactors).toBe(2);
     expect(trueFactors(step, { a: {} }, () => true)).toEqual({ byMemory: new Map(), evidenceFactors: 0, known: false });
+  });
+});
+
+describe('a memory that states two values for the key', () => {
+  let service: WorkbenchService;
+  const { ok, finished } = caller(() => service);
+  afterAll(() => service?.close());
+
+  it('backs both, as the vote counts it for both, though its support row averages them to zero', async () => {
+    const dir = tempFolder('wb-findings-two-');
+    service = newService(dir);
+    await ok('openStore', { path: join(dir, 'two.sqlite') });
+    expect((await finished(await ok('startImport', { dir: join(ROOT, 'test/fixtures/bundles/text-only') }))).state).toBe('done');
+    const row = (await ok('queries')).find((q) => q.id === 'lyon-free');
+    const v = await ok('episode', { id: row?.episodeId });
+    const stored = v.episode.steps[0] as StepRecord;
+    const i = stored.sliceIds.indexOf('x1'); // "The mayor of Porto is Ines Vidal."
+    expect(v.stated[0]?.[i]).toEqual(['Porto', 'Ines Vidal']);
+    const both = ['Porto', 'Ines Vidal'].map((h) => stored.hypotheses.indexOf(h));
+    expect(both.every((h) => h >= 0 && (stored.support[i]?.[h] ?? 1) <= 0)).toBe(true);
+    // Read from the support row alone, x1 backs neither, and the count falls short of the vote's.
+    expect(backedBy(stored, i)).toBeNull();
+    const step = { ...stored, stated: v.stated[0] };
+    expect(backedBy(step, i)).toBe(stored.hypotheses.filter((h) => h === 'Porto' || h === 'Ines Vidal').join(' / '));
+    const e = explain({ step, gold: v.query.answer ?? null, record: step });
+    for (const b of e.backing) {
+      expect(b.count, b.hypothesis).toBe(v.votes[0]?.find((x) => x.value.toLowerCase() === b.hypothesis.toLowerCase())?.count ?? 0);
+      if (b.hypothesis === 'Porto' || b.hypothesis === 'Ines Vidal') expect(b.backers.map((x) => x.id)).toContain('x1');
+    }
   });
 });
