@@ -5,6 +5,7 @@
 import { diversify } from '../../shared/diversify';
 import type { StepRecord } from '../../shared/episode';
 import type { LabelCandidate, LabelEffect, LabelEffectPair, LabelQueueStrategy, LabelStats } from '../../shared/views';
+import type { Label } from '../../shared/domain';
 import { dependency } from '../../shared/math/cama';
 import { jsonLine } from '../bundle/jsonl';
 import { analyseSlice, runEpisode } from '../engine/episode';
@@ -317,4 +318,24 @@ export async function labelEffect(store: Store, before: EngineSetup, after: Engi
     decisions.push({ queryId, question: query.text, gold: query.answer ?? null, before: x.answer, after: y.answer, changed: x.answer !== y.answer, episodeId: episodes.get(queryId) ?? null });
   }
   return { pairs, agreementBefore: mean(pairs.map((p) => p.agreeBefore)), agreementAfter: mean(pairs.map((p) => p.agreeAfter)), decisions };
+}
+
+/**
+ * The researcher's decisive labels (dependent / independent) on two memories that both carry ground-truth
+ * factors, and how many of them the factors contradict: a dependent pair across two factors, an
+ * independent one within one. Training reads the factors too (the affinity's L_a, on every pair of its
+ * slices), so on a simulated or converted store such labels are outweighed; the train form says so.
+ */
+export function labelsAgainstFactors(store: Pick<Store, 'truths'>, labels: readonly Label[]): { judged: number; contradicted: number } {
+  const decisive = labels.filter((l) => l.label === 'dependent' || l.label === 'independent');
+  const truths = store.truths([...new Set(decisive.flatMap((l) => [l.a, l.b]))]);
+  let judged = 0;
+  let contradicted = 0;
+  for (const l of decisive) {
+    const [fa, fb] = [truths.get(l.a)?.factor, truths.get(l.b)?.factor];
+    if (fa === undefined || fb === undefined) continue;
+    judged++;
+    if ((l.label === 'dependent') !== (fa === fb)) contradicted++;
+  }
+  return { judged, contradicted };
 }

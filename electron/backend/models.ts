@@ -138,7 +138,16 @@ export const FEW_TRAIN_QUESTIONS = 500;
  * store) for choosing the epoch and calibrating τ_p, τ_N, τ_H. Refuses below MIN_TRAIN_QUESTIONS;
  * warns below FEW_TRAIN_QUESTIONS and when there are no labels to learn from.
  */
-export function trainPlan(counts: { questions: number; withGold: number; labels: number }, validation: string): TrainPlan {
+export function trainPlan(
+  counts: {
+    questions: number;
+    withGold: number;
+    labels: number;
+    /** Decisive labels on two memories that both carry ground-truth factors, and how many of them the factors contradict. */
+    againstFactors?: { judged: number; contradicted: number };
+  },
+  validation: string,
+): TrainPlan {
   const problems: string[] = [];
   let verdict: TrainPlan['verdict'] = 'ok';
   if (counts.withGold < MIN_TRAIN_QUESTIONS) {
@@ -153,6 +162,14 @@ export function trainPlan(counts: { questions: number; withGold: number; labels:
   if (counts.labels === 0 && verdict !== 'refuse') {
     verdict = 'warn';
     problems.push('no researcher labels yet: L_d learns from recorded provenance alone, so the model shows nothing about your labels');
+  }
+  const against = counts.againstFactors;
+  if (against && against.contradicted > 0 && verdict !== 'refuse') {
+    verdict = 'warn';
+    problems.push(
+      `${against.contradicted} of your ${against.judged} labels on memories with ground-truth factors contradict them (dependent across two factors, or independent within one): ` +
+        "the store's factors also train the affinity (L_a) on every pair of its training slices, so where the two disagree the factors outweigh your labels",
+    );
   }
   return {
     trainQuestions: counts.withGold,

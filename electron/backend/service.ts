@@ -18,7 +18,7 @@ import { ANALYSIS_METHOD } from './analyse';
 import { DiffEngines, decisionChanges, episodeDiff, queryEpisodes } from './diff';
 import type { PathGrant } from './grant';
 import { JobManager, runInWorker, type WorkerEntry } from './jobs';
-import { labelEffect, labelQueue, labelsJsonl, labelStats } from './labels';
+import { labelEffect, labelQueue, labelsAgainstFactors, labelsJsonl, labelStats } from './labels';
 import { LlmSettings, type SecretBox } from './llm-settings';
 import { LLM_METHODS } from '../eval/llm-methods';
 import { deleteFunction, exportFunctions, importFunctions, saveFunction } from '../labelling/repository';
@@ -301,7 +301,8 @@ export class WorkbenchService {
     const store = this.current();
     const validation = this.opts.trainingValidation ?? join(this.opts.resourcesDir, 'configs', 'simulator-validation.json');
     const queries = store.queries();
-    return trainPlan({ questions: queries.length, withGold: queries.filter((q) => q.answer !== undefined && q.answer !== '').length, labels: store.labels().length }, validation);
+    const labels = store.labels();
+    return trainPlan({ questions: queries.length, withGold: queries.filter((q) => q.answer !== undefined && q.answer !== '').length, labels: labels.length, againstFactors: labelsAgainstFactors(store, labels) }, validation);
   }
 
   /** Every job runs the same engine as the window: the models folder and the active model travel with it. */

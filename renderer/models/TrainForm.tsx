@@ -54,12 +54,13 @@ function LossCurve() {
   );
 }
 
-function PlanNote({ plan, ack, onAck, disabled }: { plan: TrainPlan; ack: boolean; onAck(v: boolean): void; disabled: boolean }) {
+function PlanNote({ plan, ack, onAck, disabled, weak }: { plan: TrainPlan; ack: boolean; onAck(v: boolean): void; disabled: boolean; weak: boolean }) {
   return (
     <div className={`train-plan ${plan.verdict}`} data-testid="train-plan" data-verdict={plan.verdict}>
       <div>
         Split: <b className="num">{count(plan.trainQuestions)}</b> of the store's {count(plan.questions)} questions (those with a gold answer) and its{' '}
-        <b className="num">{count(plan.labels)}</b> labels for training; the epoch and τ_p, τ_N, τ_H are chosen on <b className="mono">{plan.validation.name}</b>{' '}
+        <b className="num">{count(plan.labels)}</b> labels
+        {weak ? ", with the labelling functions' weak labels (the label model's, as many as it is confident on)" : ''} for training; the epoch and τ_p, τ_N, τ_H are chosen on <b className="mono">{plan.validation.name}</b>{' '}
         (the shipped validation split: simulated, disjoint from the store).
       </div>
       {plan.problems.length > 0 && (
@@ -112,7 +113,8 @@ export function TrainForm({ models, onTrained }: { models: ModelSummary[]; onTra
       <h2>Train a new model</h2>
       <p className="hint">
         Trains on the open store's questions{store ? ` (${count(store.counts.queries)})` : ''} and its researcher labels
-        {store ? ` (${count(store.counts.labels)})` : ''}, which enter the contrastive loss L_d as dependent / independent pairs. It is validated and its
+        {store ? ` (${count(store.counts.labels)})` : ''}, which enter the contrastive loss L_d as dependent / independent pairs; where the store's memories carry
+        ground-truth factors (a simulated or converted bundle) those train the grouping too (L_a), and outweigh a label that contradicts them. It is validated and its
         thresholds calibrated on the shipped validation split (simulated, disjoint from the training data), and the model lands in your data folder, listed
         above with its metrics once done. It is not made active: use it when you have compared it.
       </p>
@@ -145,7 +147,7 @@ export function TrainForm({ models, onTrained }: { models: ModelSummary[]; onTra
           {running ? 'Training…' : 'Train'}
         </Button>
       </div>
-      {plan.data && <PlanNote plan={plan.data} ack={ack} onAck={setAck} disabled={running} />}
+      {plan.data && <PlanNote plan={plan.data} ack={ack} onAck={setAck} disabled={running} weak={useWeakLabels} />}
       <p className="hint">
         μ = 0 trains the w/o-provenance-prior ablation. To see what the labels changed, train two models with the same settings, one
         without the labels, and compare them above. {nameProblem && <span className="bad-text">Name: {nameProblem}.</span>}

@@ -78,6 +78,30 @@ describe('training plan', () => {
     expect(small).toMatchObject({ verdict: 'warn', trainQuestions: 80, validation: { name: 'simulator-validation' } });
     expect(trainPlan({ questions: 900, withGold: 900, labels: 0 }, 'v.json').problems).toEqual([expect.stringMatching(/no researcher labels/)]);
     expect(trainPlan({ questions: 900, withGold: 900, labels: 10 }, 'v.json')).toMatchObject({ verdict: 'ok', problems: [] });
+    expect(trainPlan({ questions: 900, withGold: 900, labels: 10, againstFactors: { judged: 10, contradicted: 0 } }, 'v.json')).toMatchObject({ verdict: 'ok', problems: [] });
+    const against = trainPlan({ questions: 900, withGold: 900, labels: 10, againstFactors: { judged: 8, contradicted: 2 } }, 'v.json');
+    expect(against.verdict).toBe('warn');
+    expect(against.problems).toEqual([expect.stringMatching(/^2 of your 8 labels on memories with ground-truth factors contradict them .*the factors outweigh your labels$/)]);
+  });
+
+  it("warns where the researcher's labels contradict the store's ground-truth factors, which train the grouping too", async () => {
+    const factor = async (id: string) => (await ok('memory', { id })).factor;
+    const decisive = (await ok('labels')).filter((l) => l.label !== 'unsure');
+    let contradicted = 0;
+    for (const l of decisive) if ((l.label === 'dependent') !== ((await factor(l.a)) === (await factor(l.b)))) contradicted++;
+    // One more that surely contradicts them: two memories of different factors, not labelled yet, labelled dependent.
+    const labelled = new Set((await ok('labels')).map((l) => [l.a, l.b].sort().join(' ')));
+    let pair: { a: string; b: string; queryId: string | null } | undefined;
+    for (const c of await ok('labelQueue', { strategy: 'uncertain', author: 'bob', limit: 50 })) {
+      if (!labelled.has([c.a.id, c.b.id].sort().join(' ')) && (await factor(c.a.id)) !== (await factor(c.b.id))) {
+        pair = { a: c.a.id, b: c.b.id, queryId: c.queryId };
+        break;
+      }
+    }
+    if (!pair) throw new Error('no pair of memories of different factors in the queue');
+    await ok('addLabel', { a: pair.a, b: pair.b, ...(pair.queryId ? { query: pair.queryId } : {}), author: 'bob', label: 'dependent' });
+    const plan = await ok('trainPlan');
+    expect(plan.problems).toContainEqual(expect.stringMatching(new RegExp(`^${contradicted + 1} of your ${decisive.length + 1} labels on memories with ground-truth factors contradict them`)));
   });
 
   it("reports the demo store's numbers, a warning for its size", async () => {
