@@ -159,6 +159,11 @@ function LabelModel({ report }: { report: LfReport }) {
               <span key={i} className="lf-bin" style={{ height: `${(100 * n) / max}%` }} title={`${i / 10}–${(i + 1) / 10}: ${n}`} />
             ))}
           </div>
+          <div className="lf-axis" data-testid="lf-histogram-axis">
+            <span>0</span>
+            <span>P(dependent), in tenths · pairs per bar, the tallest {count(max)}</span>
+            <span>1</span>
+          </div>
           {/* The Models view's train form reads this once (renderer/models/TrainForm.tsx, TRAIN_WEAK_KEY). */}
           <Link href="/models" onClick={() => sessionStorage.setItem('workbench-train-weak-labels', '1')} className="btn primary" data-testid="lf-train">
             Train with these labels →

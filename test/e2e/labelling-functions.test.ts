@@ -77,10 +77,14 @@ describe('labelling functions', () => {
     expect(Number(await weak.getAttribute('data-dependent'))).toBe(summary.dependent);
     expect(summary.dependent).toBeGreaterThan(0);
     expect(summary.independent).toBeGreaterThan(0);
+    // The histogram says what its axes are, and its tallest bar's count.
+    expect(await page.getByTestId('lf-histogram-axis').textContent()).toContain(`P(dependent), in tenths · pairs per bar, the tallest ${Math.max(...summary.histogram).toLocaleString('en-US')}`);
 
     await page.getByTestId('lf-train').click();
     await page.getByTestId('train-plan').waitFor();
     expect(await page.getByTestId('train-use-weak-labels').isChecked()).toBe(true);
+    // The split line counts the weak labels in.
+    expect(await page.getByTestId('train-plan').textContent()).toContain("with the labelling functions' weak labels");
     await page.getByTestId('train-ack').check();
     await page.getByTestId('train-name').fill('e2e-weak');
     await page.getByTestId('train-epochs').fill('1');
