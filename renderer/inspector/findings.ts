@@ -443,16 +443,22 @@ function logitPair(a: number, b: number): [string, string] {
 /** Below this lead of the pick's P over the runner-up's, the sentence calls the decision a near-tie. */
 export const NEAR_TIE = 0.1;
 
+/** The hypothesis with the highest P after the pick's (the first of equals), or -1 where there is none. */
+function runnerUp(step: Pick<Arbitration, 'posterior'>, pickIdx: number): number {
+  let runner = -1;
+  step.posterior.forEach((v, h) => {
+    if (h !== pickIdx && (runner < 0 || v > (step.posterior[runner] ?? 0))) runner = h;
+  });
+  return runner;
+}
+
 /**
  * ": a near-tie with X (P = …, within 0.1 of the pick's)…" where the runner-up's P is within NEAR_TIE of the
  * pick's; else nothing. The runner-up is named: it need not be the hypothesis the sentence compared the pick with.
  */
 function nearTie(step: Arbitration, pickIdx: number): string {
   const pick = step.posterior[pickIdx] ?? 0;
-  let runner = -1;
-  step.posterior.forEach((v, h) => {
-    if (h !== pickIdx && (runner < 0 || v > (step.posterior[runner] ?? 0))) runner = h;
-  });
+  const runner = runnerUp(step, pickIdx);
   if (runner < 0 || pick - (step.posterior[runner] ?? 0) >= NEAR_TIE) return '';
   return `: a near-tie with ${step.hypotheses[runner]} (P = ${fmt(step.posterior[runner], 2)}, within ${NEAR_TIE} of the pick's), which one more source either way could flip`;
 }
@@ -473,10 +479,7 @@ function baseSentence(step: Arbitration, list: readonly Backing[]): string {
       ? `The vote ties ${listed(majority.tied)} at ${entriesText(majority.count)} each (slice order breaks the tie: ${vote.hypothesis})`
       : null;
   if (voteIdx === pickIdx) {
-    let runner = -1;
-    step.posterior.forEach((v, h) => {
-      if (h !== pickIdx && (runner < 0 || v > (step.posterior[runner] ?? 0))) runner = h;
-    });
+    const runner = runnerUp(step, pickIdx);
     const head = tie ? `${tie} and CAMA agrees on ${pick.hypothesis}` : `The vote and CAMA agree on ${pick.hypothesis}`;
     const rest = runner >= 0 ? `; ${described(step, list[runner] as Backing, 'colon')}` : '';
     return `${head}: ${described(step, pick, 'colon').slice(pick.hypothesis.length + 2)}${rest} → P(${pick.hypothesis}) = ${p(pickIdx)}${nearTie(step, pickIdx)}.`;
