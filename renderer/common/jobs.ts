@@ -1,7 +1,7 @@
 // Long work runs as backend jobs. This store starts one per kind, polls `job` until it ends, and keeps
 // its last status, so progress survives navigating between views (Home and the browser share the
-// analyse job). When a job ends, or moves to its next phase, the session is refreshed, which bumps
-// `revision` and refetches views.
+// analyse job). When a job ends, or an import moves to its next phase, the session is refreshed, which
+// bumps `revision` and refetches views.
 
 import { create } from 'zustand';
 import type { JobKind, JobStatus } from '../../shared/views';
@@ -9,6 +9,8 @@ import { api } from '../api/client';
 import { useSession } from './session';
 
 const POLL_MS = 300;
+/** The jobs whose phases (simulating, importing, analysing) each commit their work to the store. */
+const PHASED: ReadonlySet<JobKind> = new Set<JobKind>(['import', 'demo']);
 
 export interface JobEntry {
   /** The job's latest status (null while the start call is in flight). */
@@ -50,9 +52,10 @@ export async function runJob(kind: JobKind, start: () => Promise<JobStatus>, onD
       const phase = status.message;
       status = await api.job({ id: status.id });
       put(kind, { status, error: null, starting: false });
-      // A new phase means the one before has committed its work (an import's rows before its analysis):
-      // the session's counts and the views show it now, not only when the whole job ends.
-      if (status.state === 'running' && status.message !== phase) void useSession.getState().refresh();
+      // An import (or a demo's) moves from importing to analysing once its rows have committed: the session's
+      // counts and the views show them then, not only when the whole job ends. Only these jobs: a training's
+      // message changes at every step (its loss), and a refresh refetches every view.
+      if (PHASED.has(kind) && status.state === 'running' && status.message !== phase) void useSession.getState().refresh();
     }
   } catch (error) {
     put(kind, { status: useJobs.getState().jobs[kind]?.status ?? null, error, starting: false });
