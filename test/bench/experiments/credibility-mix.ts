@@ -10,7 +10,7 @@
 //   npx tsx test/bench/experiments/credibility-mix.ts [--model models/default.onnx] [--policy models/policy.onnx] [--output credibility] [--zero text] [--weight 0.5] [--keep KEPT.json] --out FILE.onnx
 // It then checks itself on a simulated bundle's initial slices: every other output equals the model's, and
 // the chosen one equals the mix of the model's and its view with the groups zeroed.
-// Results are in the notebook (docs/experiments.md, "2026-12-07 (evening)").
+// Results are in the notebook (docs/experiments.md, "2026-12-07 (evening)" and "(late night)").
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
