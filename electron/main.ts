@@ -2,7 +2,7 @@
 // The renderer runs sandboxed with context isolation and no Node; it reaches the backend only through
 // the preload's named functions, and every argument is parsed against the contract here.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, type MenuItemConstructorOptions, net, protocol, safeStorage, session, type WebFrameMain } from 'electron';
@@ -116,7 +116,7 @@ async function run(what: string, action: () => Promise<unknown> | unknown): Prom
   }
 }
 
-async function startJob(call: 'startImport' | 'startExport', args: { dir: string }): Promise<void> {
+async function startJob(call: 'startImport' | 'startExport', args: { dir: string; replace?: boolean }): Promise<void> {
   const envelope = await service.dispatch(call, args);
   if (envelope.error) throw new Error(envelope.error.message);
   notify({ type: 'job', job: envelope.result as JobStatus });
@@ -159,8 +159,16 @@ function buildMenu(): void {
       click: () =>
         run('Export bundle', async () => {
           const r = await dialog.showOpenDialog({ properties: ['openDirectory', 'createDirectory'] });
-          if (r.canceled || !r.filePaths[0]) return;
-          await startJob('startExport', { dir: r.filePaths[0] });
+          const dir = r.filePaths[0];
+          if (r.canceled || !dir) return;
+          // A bundle already there is replaced only when the user says so here (the export refuses it otherwise).
+          let replace = false;
+          if (existsSync(join(dir, 'memories.jsonl'))) {
+            const answer = await dialog.showMessageBox({ type: 'warning', message: `${dir} already holds a bundle.`, detail: 'Replace it, as a whole, with this store?', buttons: ['Replace', 'Cancel'], defaultId: 1, cancelId: 1 });
+            if (answer.response !== 0) return;
+            replace = true;
+          }
+          await startJob('startExport', { dir, replace });
         }),
     },
     { label: 'Open Demo', click: () => run('Open demo', async () => (await service.openDemo(), notify({ type: 'store' }))) },

@@ -64,7 +64,10 @@ export const API = {
   openStore: call<StoreInfo>()(z.object({ path }).strict(), 'open (or create) a store file and make it current'),
   openDemo: call<StoreInfo>()(none, 'open the bundled demo store, creating it from resources/demo on first use'),
   startImport: call<JobStatus>()(z.object({ dir: path }).strict(), 'import a bundle folder into the current store (a job)'),
-  startExport: call<JobStatus>()(z.object({ dir: path }).strict(), 'export the current store as a bundle, atomically (a job)'),
+  startExport: call<JobStatus>()(
+    z.object({ dir: path, replace: z.boolean().optional() }).strict(),
+    'export the current store as a bundle, atomically (a job), into a new or empty folder, or with replace over a bundle already there',
+  ),
   startGenerateDemo: call<JobStatus>()(
     z.object({ seed: z.number().int().min(0).max(2 ** 31 - 1), queries: z.number().int().min(5).max(2000), path }).strict(),
     'simulate a new bundle into a new store file and open it (a job)',

@@ -341,9 +341,9 @@ export class WorkbenchService {
       const request = grant ? { dir: grant.bundleFolder(dir), within: [...grant.folders] } : { dir: resolve(dir) };
       return this.startJob({ kind: 'import', storePath: this.current().path, ...request }, 'importing');
     },
-    startExport: ({ dir }) => {
+    startExport: ({ dir, replace }) => {
       const target = this.opts.grant ? this.opts.grant.exportFolder(dir) : resolve(dir);
-      return this.startJob({ kind: 'export', storePath: this.current().path, dir: target }, 'exporting');
+      return this.startJob({ kind: 'export', storePath: this.current().path, dir: target, replace }, 'exporting');
     },
     startGenerateDemo: ({ seed, queries, path }) => {
       const target = this.opts.grant ? this.opts.grant.newFile(path) : resolve(path);

@@ -23,7 +23,7 @@ interface JobBase {
 
 export type JobRequest =
   | (JobBase & { kind: 'import'; dir: string; /** Web mode: the granted folders every bundle file must lie in. */ within?: string[] })
-  | (JobBase & { kind: 'export'; dir: string })
+  | (JobBase & { kind: 'export'; dir: string; /** Replace a bundle already in `dir` (else it is refused). */ replace?: boolean })
   | (JobBase & { kind: 'analyse'; all?: boolean })
   | (JobBase & {
       kind: 'eval';

@@ -57,8 +57,11 @@ function toLines(r: BundleRecords): Record<string, string[]> {
   };
 }
 
-/** Writes the store as a bundle into `dir`, replacing a bundle already there as a whole. */
-export function exportBundle(store: Store, dir: string): ExportSummary {
+/**
+ * Writes the store as a bundle into `dir` (new or empty), or with `replace` over a bundle already there, as a
+ * whole. A folder holding anything but a bundle is never replaced.
+ */
+export function exportBundle(store: Store, dir: string, { replace = false }: { replace?: boolean } = {}): ExportSummary {
   const records = store.bundleRows.read();
   const lines = toLines(records);
   const files = new Map<string, string[]>();
@@ -66,7 +69,7 @@ export function exportBundle(store: Store, dir: string): ExportSummary {
     const rows = lines[name]!;
     if (rows.length > 0 || name === 'memories.jsonl') files.set(name, rows);
   }
-  writeBundleLines(dir, files);
+  writeBundleLines(dir, files, { replace });
   return {
     files: [...files.keys()],
     agents: records.agents.length,

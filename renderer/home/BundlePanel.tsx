@@ -73,9 +73,10 @@ export function ImportPanel({ hasStore, web }: { hasStore: boolean; web: boolean
 
 export function ExportPanel({ hasStore, web }: { hasStore: boolean; web: boolean }) {
   const [dir, setDir] = useState('');
+  const [replace, setReplace] = useState(false);
   const job = useJob('export');
   const running = isRunning(job);
-  const written = job?.status?.state === 'done' ? (job.status.result as { dir: string; files: string[] } | undefined) : undefined;
+  const written = job?.status?.state === 'done' ? (job.status.result as { dir: string; files: string[]; replaced?: boolean } | undefined) : undefined;
   return (
     <section className="panel">
       <h2>Export as a bundle</h2>
@@ -84,7 +85,7 @@ export function ExportPanel({ hasStore, web }: { hasStore: boolean; web: boolean
         onSubmit={(e) => {
           e.preventDefault();
           const d = dir.trim();
-          if (d) void runJob('export', () => api.startExport({ dir: d }));
+          if (d) void runJob('export', () => api.startExport({ dir: d, replace }));
         }}
       >
         <input
@@ -101,6 +102,10 @@ export function ExportPanel({ hasStore, web }: { hasStore: boolean; web: boolean
           Export
         </Button>
       </form>
+      <label className="hint" title="Without it, a folder that already holds a bundle is refused: it may be the only copy of someone's data.">
+        <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} disabled={!hasStore} data-testid="export-replace" /> replace the
+        bundle there, if the folder holds one
+      </label>
       <p className="hint">
         Written atomically (a temporary folder renamed into place).{web && ' Web mode: the folder is on the server machine.'}
         <GrantNote />
@@ -108,7 +113,8 @@ export function ExportPanel({ hasStore, web }: { hasStore: boolean; web: boolean
       <JobPanel kind="export" failureTitle="Export failed" />
       {written && (
         <p className="ok-line">
-          Wrote {written.files.join(', ')} to <span className="mono">{written.dir}</span>.
+          Wrote {written.files.join(', ')} to <span className="mono">{written.dir}</span>
+          {written.replaced ? ', replacing the bundle that was there' : ''}.
         </p>
       )}
     </section>

@@ -22,16 +22,20 @@ describe('export', () => {
     expect(listing(out)).toEqual(['memories.jsonl']);
   });
 
-  it('replaces an existing bundle folder wholly: no stale file survives', () => {
+  it('replaces an existing bundle folder wholly only when asked: no stale file survives', () => {
     const parent = tempDir();
     const out = path.join(parent, 'bundle');
     exportBundle(storeWithSmall(), out);
     fs.writeFileSync(path.join(out, 'notes.jsonl'), '{"stale":true}\n');
-    expect(listing(out)).toEqual(['agents.jsonl', 'labels.jsonl', 'memories.jsonl', 'notes.jsonl', 'provenance.jsonl', 'queries.jsonl']);
+    const before = listing(out);
+    expect(before).toEqual(['agents.jsonl', 'labels.jsonl', 'memories.jsonl', 'notes.jsonl', 'provenance.jsonl', 'queries.jsonl']);
 
     const small = openTempStore();
     importBundle(small, writeBundle({ 'memories.jsonl': [{ id: 'a', agent: 'x', text: 'only' }] }));
-    exportBundle(small, out);
+    // Not asked: refused, naming what is there and how to ask, and the bundle there is left as it was.
+    expect(() => exportBundle(small, out)).toThrow(/refusing to overwrite .*it already holds a bundle \(agents\.jsonl, .*memories\.jsonl.*\): ask to replace it \(cama export --replace/);
+    expect(listing(out)).toEqual(before);
+    exportBundle(small, out, { replace: true });
     expect(listing(out)).toEqual(['memories.jsonl']);
     expect(readBundle(out)['memories.jsonl']).toEqual(['{"id":"a","agent":"x","text":"only"}']);
     // No temporary or set-aside folders are left beside it.

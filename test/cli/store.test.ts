@@ -87,6 +87,25 @@ describe('cama export', () => {
     }
   });
 
+  it('refuses to replace a bundle already in --out unless --replace is given, and says it replaced one', async () => {
+    const dir = tempDir();
+    const store = path.join(dir, 'store.db');
+    ok(await cama('import', '--store', store, '--bundle', good));
+    // A simulated bundle with its manifest: someone's data, which a mistyped --out must not wipe.
+    const target = path.join(dir, 'bundle');
+    fs.cpSync(good, target, { recursive: true });
+    const before = fs.readdirSync(target).sort();
+    expect(before).toContain('manifest.jsonl');
+    const refused = await cama('export', '--store', store, '--out', target);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('it already holds a bundle');
+    expect(refused.stderr).toContain('--replace');
+    expect(fs.readdirSync(target).sort()).toEqual(before);
+    const r = ok(await cama('export', '--store', store, '--out', target, '--replace'));
+    expect(r.stdout).toContain(`exported ${store} to ${target} (the bundle there was replaced)`);
+    expect(fs.readdirSync(target)).not.toContain('manifest.jsonl');
+  });
+
   it('refuses to write over a folder that is not a bundle', async () => {
     const dir = tempDir();
     const store = path.join(dir, 'store.db');

@@ -1,5 +1,6 @@
 // `cama import` and `cama export`: move bundles in and out of a store file.
 
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { exportBundle } from '../../bundle/export';
@@ -36,12 +37,14 @@ export function exportCommand(): Command {
   return new Command('export')
     .description('export a store as a bundle (written atomically)')
     .requiredOption('--store <file>', 'the SQLite store')
-    .requiredOption('--out <dir>', 'the bundle folder to write')
-    .action((opts: { store: string; out: string }) => {
+    .requiredOption('--out <dir>', 'the bundle folder to write: new or empty (a folder holding anything else is refused)')
+    .option('--replace', 'replace a bundle already in --out, as a whole')
+    .action((opts: { store: string; out: string; replace?: boolean }) => {
       const store = Store.open(resolve(opts.store), { create: false }); // a mistyped path exports nothing, and makes no file
       try {
-        exportBundle(store, resolve(opts.out));
-        cliIo().out(`exported ${opts.store} to ${opts.out}\n`);
+        const replaced = opts.replace === true && existsSync(resolve(opts.out, 'memories.jsonl'));
+        exportBundle(store, resolve(opts.out), { replace: opts.replace === true });
+        cliIo().out(`exported ${opts.store} to ${opts.out}${replaced ? ' (the bundle there was replaced)' : ''}\n`);
       } finally {
         store.close();
       }
