@@ -302,8 +302,14 @@ export function againstMethod(setup: { model: EvidenceModel; policy: RecoveryPol
   return cama(AGAINST_METHOD, `cama with ${setup.label}`, {}, async () => ({ model, policy, config }));
 }
 
-/** The named methods, in the order given; an unknown name is an error that lists the known ones. */
+/**
+ * The named methods, in the order given; an unknown name is an error that lists the known ones, a name given
+ * twice an error that names it (a method scored twice would count each question twice), and so is no name.
+ */
 export function resolveMethods(names: readonly string[]): Method[] {
+  if (names.length === 0) throw new Error('no method named: name at least one (e.g. cama)');
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice !== undefined) throw new Error(`method "${twice}" is named twice: name each method once`);
   return names.map((name) => {
     const m = [...METHODS, ...DIAGNOSTIC_METHODS, ...INPUT_ABLATION_METHODS, ...LLM_METHODS].find((x) => x.name === name);
     // Any other ablation by its spec (groups joined by +, or zeroed for one part alone): `eval --ablate`'s.

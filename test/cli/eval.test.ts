@@ -133,6 +133,16 @@ describe('cama eval', () => {
     expect(part.stderr).toContain('--ablate: unknown model part "support"; known: grouping, credibility');
   });
 
+  it('--methods naming one twice, or none, exits 1 saying so (not after scoring every question twice)', async () => {
+    const twice = await cama('eval', '--bundle', bundle, '--methods', 'cama, majority_vote,cama', '--json');
+    expect(twice.status).toBe(1);
+    expect(twice.stdout).toBe('');
+    expect(twice.stderr).toContain('method "cama" is named twice');
+    const none = await cama('eval', '--bundle', bundle, '--methods', '', '--json');
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain('no method named');
+  });
+
   it('--methods nope exits 1 and names the known methods', async () => {
     const r = await cama('eval', '--bundle', bundle, '--methods', 'nope', '--json');
     expect(r.status).toBe(1);

@@ -82,7 +82,7 @@ export function evalCommand(): Command {
       if (shuffleSeed !== undefined && (opts.metadata !== 'shuffled' || !Number.isSafeInteger(shuffleSeed) || shuffleSeed < 0)) {
         throw new Error(`--shuffle-seed takes a whole number ≥ 0 and applies with --metadata shuffled only, got "${opts.shuffleSeed}"${opts.metadata !== 'shuffled' ? ' without it' : ''}`);
       }
-      const methods = resolveMethods(opts.methods ? opts.methods.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_METHODS);
+      const methods = resolveMethods(opts.methods !== undefined ? opts.methods.split(',').map((s) => s.trim()).filter(Boolean) : DEFAULT_METHODS);
       const ablate = opts.ablate ? opts.ablate.split(',').map((s) => s.trim()).filter(Boolean) : [];
       for (const g of ablate) {
         const problem = ablationProblem(g);
