@@ -1,5 +1,6 @@
 // Reading and writing JSON Lines: UTF-8, one JSON object per line, blank lines ignored (docs/bundle-format.md).
 import { isUtf8 } from 'node:buffer';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ErrorCollector } from './errors';
 import { describeFound } from './schemas';
@@ -50,6 +51,19 @@ function checkUtf8(file: string, bytes: Buffer, errors: ErrorCollector): boolean
  * that is not a regular one or is over the size limit, and lines that are too long or not JSON objects are
  * reported to `errors` (and make the file incomplete).
  */
+/** Why a required file is missing: the folder itself is not there, is a file, holds no bundle file, or lacks this one. */
+function missingWhy(dir: string): string {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return existsSync(dir) ? `the file is missing: ${dir} is not a folder (a bundle is a folder of .jsonl files)` : `the file is missing: there is no folder ${dir}`;
+  }
+  const bundleFiles = entries.filter((e) => e.endsWith('.jsonl'));
+  if (bundleFiles.length === 0) return `the file is missing: ${dir} holds no bundle file (${entries.length === 0 ? 'it is empty' : `${entries.length} other file${entries.length === 1 ? '' : 's'}`})`;
+  return `the file is missing (required; ${dir} holds ${bundleFiles.sort().join(', ')})`;
+}
+
 export function readJsonl(
   dir: string,
   file: string,
@@ -61,7 +75,7 @@ export function readJsonl(
   const read = readRegularFile(path.join(dir, file), limits);
   if ('missing' in read) {
     if (!required) return undefined;
-    errors.add(file, undefined, undefined, `the file is missing (required; looked in ${dir})`);
+    errors.add(file, undefined, undefined, missingWhy(dir));
     return unreadable;
   }
   if ('refused' in read) {

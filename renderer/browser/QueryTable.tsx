@@ -24,7 +24,7 @@ const COLUMNS: Column[] = [
   { key: 'answer', label: 'gold' },
   { key: 'majority', label: 'majority vote', title: 'majority vote over the initial slice’s entries' },
   { key: 'cama', label: 'CAMA', title: 'CAMA’s final decision' },
-  { key: 'nEff0', label: 'N_eff t=0', title: 'effective number of independent sources in the initial slice (Eq. 5)', numeric: true },
+  { key: 'nEff0', label: 'N_eff t=0', title: 'effective number of independent sources in the initial slice (Eq. 4)', numeric: true },
   { key: 'nEffFinal', label: 'N_eff final', title: 'N_eff at the episode’s last step', numeric: true },
   { key: 'steps', label: 'steps', title: 'recovery actions taken (Expand + Trace)', numeric: true },
   { key: 'tags', label: 'tags' },

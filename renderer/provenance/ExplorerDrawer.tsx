@@ -89,7 +89,7 @@ export function ExplorerDrawer({ cascadeOf, onOpen }: { cascadeOf: (id: string) 
             <Field label="derived from">
               <Chips links={m.parents.map((e) => ({ id: e.parent, relation: e.relation }))} onOpen={onOpen} testid="explorer-parents" />
             </Field>
-            <Field label="copied into">
+            <Field label="derived into">
               <Chips links={m.children.map((e) => ({ id: e.child, relation: e.relation }))} onOpen={onOpen} testid="explorer-children" />
             </Field>
           </dl>

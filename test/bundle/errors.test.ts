@@ -203,7 +203,14 @@ describe('a bad bundle is refused, names file, line and field, and writes nothin
     const err = expectImportFails(store, writeBundle(files));
     expect(err.errors[0]!.message).toMatch(/^memories\.jsonl: the file is missing/);
     expect(err.errors[0]!.line).toBeUndefined();
-    expect(expectImportFails(store, path.join(tempDir(), 'no-such-folder')).errors[0]!.file).toBe('memories.jsonl');
+    expect(err.errors[0]!.message).toContain('holds agents.jsonl'); // what the folder does hold
+    // A folder that is not there, or holds nothing of a bundle, is said to be so, not a file missing from it.
+    const nowhere = expectImportFails(store, path.join(tempDir(), 'no-such-folder')).errors[0]!;
+    expect(nowhere.file).toBe('memories.jsonl');
+    expect(nowhere.message).toMatch(/the file is missing: there is no folder .*no-such-folder$/);
+    const other = tempDir();
+    fs.writeFileSync(path.join(other, 'notes.txt'), 'x');
+    expect(expectImportFails(store, other).errors[0]!.message).toMatch(/holds no bundle file \(1 other file\)$/);
   });
 
   it('collects errors across files and lists them all', () => {
