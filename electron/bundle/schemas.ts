@@ -37,6 +37,12 @@ const unit = () =>
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: expected(`one of ${values.map((v) => JSON.stringify(v)).join(', ')}`) });
 const strings = () => z.array(str(), { error: expected('an array of strings') });
+/** A list that names each string once: a tag or id listed twice would be counted twice. */
+const distinctStrings = () =>
+  strings().check((ctx) => {
+    const twice = ctx.value.find((v, i) => ctx.value.indexOf(v) !== i);
+    if (twice !== undefined) ctx.issues.push({ code: 'custom', message: `lists ${JSON.stringify(twice)} twice`, input: ctx.value });
+  });
 
 const observed = z.custom<boolean | number>(
   (v) => typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1),
@@ -87,9 +93,9 @@ export const querySchema = z.object({
   attribute: str().optional(),
   answer: str().optional(),
   as_of: num().optional(),
-  tags: strings().optional(),
-  corr_ids: strings().optional(),
-  ind_ids: strings().optional(),
+  tags: distinctStrings().optional(),
+  corr_ids: distinctStrings().optional(),
+  ind_ids: distinctStrings().optional(),
 });
 
 export const labelSchema = z.object({

@@ -172,6 +172,11 @@ describe('a bad bundle is refused, names file, line and field, and writes nothin
     );
   });
 
+  it('a tag or a memory id listed twice in a query (it would be counted twice)', () => {
+    expectOnlyError(withLine('queries.jsonl', 1, { id: 'qn', text: '?', tags: ['dup', 'minority', 'dup'] }), 'queries.jsonl:1: field "tags": lists "dup" twice');
+    expectOnlyError(withLine('queries.jsonl', 1, { id: 'qn', text: '?', corr_ids: ['m8', 'm8'] }), 'queries.jsonl:1: field "corr_ids": lists "m8" twice');
+  });
+
   it('an unknown memory id in a label, or a label on one memory', () => {
     expectOnlyError(
       withLine('labels.jsonl', 1, { a: 'ghost', b: 'm1', label: 'dependent', author: 'carol', time: '2025-04-01' }),
