@@ -1,5 +1,7 @@
 // Parsing numeric command-line options, with an error that names the option and the value.
 
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../bundle/readFile';
 
@@ -10,6 +12,15 @@ export function numberOption(what: string, check: (x: number) => boolean = () =>
     if (!Number.isFinite(x) || !check(x)) throw new InvalidArgumentError(`${what}: invalid value "${value}"`);
     return x;
   };
+}
+
+/**
+ * `file` as a flag names it, refused with the flag and the path where it is not there ("--model x.onnx: no
+ * such file"), rather than with the system's ENOENT; 'heuristic' and an absent flag pass.
+ */
+export function existingFile<T extends string | undefined>(flag: string, file: T): T {
+  if (file !== undefined && file !== 'heuristic' && !existsSync(resolve(file))) throw new Error(`${flag} ${file}: no such file`);
+  return file;
 }
 
 export const formatFixed = (x: number | undefined, digits = 1): string => (x === undefined || Number.isNaN(x) ? '–' : x.toFixed(digits));

@@ -143,6 +143,20 @@ describe('cama eval', () => {
     expect(none.stderr).toContain('no method named');
   });
 
+  it('a file option naming no file is refused with the flag and the path, not the system\'s ENOENT', async () => {
+    for (const [flag, file, args] of [
+      ['--model', '/nonexistent/m.onnx', ['eval', '--bundle', bundle]],
+      ['--policy', '/nonexistent/p.onnx', ['eval', '--bundle', bundle]],
+      ['--engine-config', '/nonexistent/e.json', ['eval', '--bundle', bundle]],
+      ['--config', '/nonexistent/c.json', ['simulate', '--out', '/nonexistent/out']],
+    ] as const) {
+      const r = await cama(...args, flag, file);
+      expect(r.status, flag).toBe(1);
+      expect(r.stderr, flag).toContain(`${flag} ${file}: no such file`);
+      expect(r.stderr, flag).not.toContain('ENOENT');
+    }
+  });
+
   it('--methods nope exits 1 and names the known methods', async () => {
     const r = await cama('eval', '--bundle', bundle, '--methods', 'nope', '--json');
     expect(r.status).toBe(1);

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { type EngineSetup, loadAgainstEngine, loadEngine, engineSetup as setupFrom } from '../../runtime/setup';
 import { cliIo } from '../io';
 import type { EngineRecipe } from '../../eval/parallel';
+import { existingFile } from '../options';
 
 export { describeSetup } from '../../runtime/setup';
 
@@ -20,7 +21,7 @@ export const POLICY_OPTION_HELP =
 /** The engine settings in --engine-config's file ({} without one). */
 export function readOverrides(configFile?: string): unknown {
   if (!configFile) return {};
-  const text = readFileSync(resolve(configFile), 'utf8');
+  const text = readFileSync(resolve(existingFile('--engine-config', configFile)), 'utf8');
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -35,14 +36,14 @@ export function engineSetup(configFile?: string): EngineSetup {
 
 /** The engine with the trained model (see loadEngine); its notes go to stderr. */
 export async function loadEngineSetup(configFile?: string, model?: string, policy?: string): Promise<EngineSetup> {
-  const setup = await loadEngine(readOverrides(configFile), { model, policy, source: configFile });
+  const setup = await loadEngine(readOverrides(configFile), { model: existingFile('--model', model), policy: existingFile('--policy', policy), source: configFile });
   for (const note of setup.notes ?? []) cliIo().err(`cama: ${note}\n`);
   return setup;
 }
 
 /** What loadEngineSetup loads, as a worker thread rebuilds it (eval/parallel.ts): shared by `eval` and `protocol`. */
 export function engineRecipe(configFile?: string, model?: string, policy?: string): EngineRecipe {
-  return { overrides: readOverrides(configFile), model, policy, source: configFile };
+  return { overrides: readOverrides(configFile), model: existingFile('--model', model), policy: existingFile('--policy', policy), source: configFile };
 }
 
 /** --against's help text, shared by `eval` and `protocol`. */
@@ -53,7 +54,7 @@ export const AGAINST_POLICY_OPTION_HELP = "the recovery policy for --against (a 
 
 /** The engine `--against` names (runtime/setup.ts, loadAgainstEngine); its notes go to stderr. */
 export async function loadAgainstSetup(configFile: string | undefined, model: string, policy?: string): Promise<EngineSetup & { label: string }> {
-  const setup = await loadAgainstEngine(readOverrides(configFile), model, policy, configFile);
+  const setup = await loadAgainstEngine(readOverrides(configFile), existingFile('--against', model), existingFile('--against-policy', policy), configFile);
   for (const note of setup.notes ?? []) cliIo().err(`cama: --against: ${note}\n`);
   return setup;
 }

@@ -9,6 +9,7 @@ import { simulate } from '../../simulator/simulate';
 import { progressBar } from '../progress';
 import { formatTable } from '../table';
 import { cliIo } from '../io';
+import { existingFile } from '../options';
 
 export function simulateCommand(): Command {
   return new Command('simulate')
@@ -50,7 +51,7 @@ export function simulateCommand(): Command {
 }
 
 export function readConfig(file: string): Record<string, unknown> {
-  const text = readFileSync(resolve(file), 'utf8');
+  const text = readFileSync(resolve(existingFile('--config', file)), 'utf8');
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -7,7 +7,7 @@ import { Random } from '../../common/random';
 import { convertSituatedQa, SITUATEDQA_DEFAULTS } from '../../realdata/situatedqa';
 import { type SimulatorConfig, simulatorConfig } from '../../simulator/config';
 import { FAMILY_NAMES } from '../../simulator/wording';
-import { numberOption } from '../options';
+import { existingFile, numberOption } from '../options';
 import { progressBar } from '../progress';
 import { deepMerge } from '../../common/merge';
 import { readConfig } from './simulate';
@@ -43,7 +43,7 @@ export function situatedQaCommand(): Command {
       }
       const bar = progressBar('situatedqa');
       const summary = await convertSituatedQa(
-        { input: resolve(opts.input), out: resolve(opts.out), config, part: opts.part, limit: opts.limit, onProgress: (d, t) => bar.update(d, t) },
+        { input: resolve(existingFile('--input', opts.input)), out: resolve(opts.out), config, part: opts.part, limit: opts.limit, onProgress: (d, t) => bar.update(d, t) },
         new Random(config.seed),
       ).finally(() => bar.stop());
       const tags = Object.entries(summary.tags)
