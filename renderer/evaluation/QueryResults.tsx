@@ -116,7 +116,9 @@ export function QueryResults({ run, queries }: { run: EvalRunView; queries: Quer
                 <span className="ellipsis">{l.gold ?? '—'}</span>
                 <span className={`ellipsis ${l.correct ? 'is-right' : 'is-wrong'}`}>{l.predicted ?? 'no answer'}</span>
                 <span className={l.correct ? 'mark is-right' : 'mark is-wrong'}>{l.correct ? '✓' : '✗'}</span>
-                {l.open !== null ? (
+                {/* Only this method's own episode has a diff: a method without episodes (a vote) opens the query's
+                    CAMA analysis episode, which is no episode of that method. */}
+                {l.open !== null && l.own ? (
                   <button
                     type="button"
                     className="btn link"

@@ -148,6 +148,15 @@ describe('the workbench in a browser', () => {
     const sep = leadInterval[0] < 0 || leadInterval[1] < 0 ? ' to ' : '–';
     expect(await voteLead.textContent()).toBe(`${points > 0 ? '+' : ''}${bound(points)}${bound(leadInterval[0])}${sep}${bound(leadInterval[1])}`);
     expect(await voteLead.textContent()).not.toMatch(/-/);
+    // Per-query results: cama's rows each diff its own episode; the vote's open the query's CAMA analysis
+    // episode, which is no episode of the vote's, so they offer no diff.
+    const results = wb.page.getByTestId('eval-result-row');
+    await wb.page.getByTestId('results-method').selectOption('cama');
+    await expect.poll(() => results.count()).toBeGreaterThan(0);
+    expect(await wb.page.getByTestId('eval-result-diff').count()).toBe(await results.count());
+    await wb.page.getByTestId('results-method').selectOption('majority_vote');
+    await expect.poll(() => wb.page.getByTestId('eval-result-diff').count()).toBe(0);
+    expect(await results.count()).toBeGreaterThan(0);
     await wb.shot('evaluation');
   });
 
