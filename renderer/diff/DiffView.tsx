@@ -81,7 +81,13 @@ export function DiffView() {
   const key = params.left && params.right ? `diff:${revision}:${JSON.stringify([params.left, params.right])}` : null;
   const diff = useFetch(key, () => api.episodeDiff({ left: params.left as DiffSpec, right: params.right as DiffSpec }));
   const view = key ? diff.data : undefined;
-  const queryId = queryIdOf(params.left, view) ?? queryIdOf(params.right, undefined);
+  // One side missing (or not a side: neither an episode nor a query with a model): say which, and offer the
+  // pickers for the query of the side that is there (an episode's, fetched, where the side is an episode).
+  const missing = params.left && !params.right ? 'right' : !params.left && params.right ? 'left' : null;
+  const lone = params.left ?? params.right;
+  const loneEpisode = missing && lone && 'episodeId' in lone ? lone.episodeId : null;
+  const episodeOfLone = useFetch(loneEpisode !== null ? `diff-lone:${revision}:${loneEpisode}` : null, () => api.episode({ id: loneEpisode as number }));
+  const queryId = queryIdOf(params.left, view) ?? queryIdOf(params.right, undefined) ?? episodeOfLone.data?.query.id ?? null;
   const episodes = useFetch(queryId ? `diff-episodes:${revision}:${queryId}` : null, () => api.queryEpisodes({ queryId: queryId as string }));
   const models = useFetch(`models:${revision}`, () => api.models({}));
   const [t, setT] = useState<number | null>(params.t);
@@ -107,7 +113,16 @@ export function DiffView() {
   }
   return (
     <div className="inspector diff" data-testid="diff-view">
-      {view ? <Header view={view} /> : diff.error ? null : <Loading what="both episodes" />}
+      {missing ? (
+        <p className="error-text" data-testid="diff-missing-side">
+          This diff&apos;s address names no {missing} side (or one that is neither an episode nor a query with a model): choose it below.
+        </p>
+      ) : view ? (
+        <Header view={view} />
+      ) : diff.error ? null : (
+        <Loading what="both episodes" />
+      )}
+      <ErrorBox title={`Could not open the ${missing === 'left' ? 'right' : 'left'} side's episode`} error={episodeOfLone.error} />
       <ErrorBox title="Could not build the diff" error={diff.error} />
       {queryId && (
         <section className="panel diff-pickers">

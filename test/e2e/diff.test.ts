@@ -134,6 +134,19 @@ describe('episode diff in a browser', () => {
     }
   });
 
+  it('an address with one side missing, or not a side, says which and offers that side\'s picker', async () => {
+    const { row } = await contested();
+    for (const [spec, missing] of [
+      [{ left: { episodeId: row.episodeId } }, 'right'],
+      [{ left: { episodeId: row.episodeId }, right: 5 }, 'right'],
+      [{ left: 'x', right: { queryId: row.id, model: 'heuristic' } }, 'left'],
+    ] as const) {
+      await wb.page.goto(`${wb.web.url}#/diff/${encodeURIComponent(JSON.stringify(spec))}`);
+      await expect.poll(() => wb.page.getByTestId('diff-missing-side').textContent()).toContain(`names no ${missing} side`);
+      await wb.page.getByTestId(`diff-picker-${missing}`).waitFor();
+    }
+  });
+
   it('lists the decisions two models disagree on in the Models comparison, each opening its diff', async () => {
     const changes = await wb.api('decisionChanges', { left: 'default', right: 'heuristic' });
     await wb.page.goto(`${wb.web.url}#/models`);
