@@ -34,6 +34,8 @@ export interface ImportSummary {
   agents: number;
   /** Agents created only because a memory named them (unknown reliability). */
   implicitAgents: number;
+  /** The first of them (at most 20), each with the memories.jsonl line that first names it: "ghost-99 (memories.jsonl:300)". */
+  implicitAgentsNamed: string[];
   memories: number;
   edges: number;
   queries: number;
@@ -81,12 +83,13 @@ export function importBundle(store: Store, dir: string, opts: ImportOptions = {}
   const summary: ImportSummary = {
     agents: records.agents.length,
     implicitAgents: records.implicitAgents.length,
+    implicitAgentsNamed: records.implicitAgents.slice(0, 20).map((a) => `${a} (memories.jsonl:${records.implicitAgentLines.get(a)})`),
     memories: records.memories.length,
     edges: records.edges.length,
     queries: records.queries.length,
     labels: records.labels.length,
   };
-  const total = Object.values(summary).reduce((a, b) => a + b, 0);
+  const total = summary.agents + summary.implicitAgents + summary.memories + summary.edges + summary.queries + summary.labels;
   const onProgress = opts.onProgress;
   const step = progressStep(total);
   onProgress?.(0, total);

@@ -31,7 +31,7 @@ function checkIds(
   return new Set([...firstLine.keys(), ...parsed.failedIds]);
 }
 
-export function validateBundle(store: Store, b: ParsedBundle, errors: ErrorCollector): BundleRecords {
+export function validateBundle(store: Store, b: ParsedBundle, errors: ErrorCollector): BundleRecords & { /** The memories.jsonl line that first names each implicit agent. */ implicitAgentLines: Map<string, number> } {
   const rows = store.bundleRows;
 
   // An agent the store holds only implicitly (a memory named it) may be listed now: it is upgraded in place.
@@ -46,11 +46,12 @@ export function validateBundle(store: Store, b: ParsedBundle, errors: ErrorColle
   const unknown = (id: string) => `unknown memory id ${JSON.stringify(id)}`;
 
   const implicitAgents: string[] = [];
-  const implicitSeen = new Set<string>();
-  for (const { record } of b.memories.rows) {
+  // Where each was first named: a typo in an agent id makes a new agent, and the import says where.
+  const implicitAgentLines = new Map<string, number>();
+  for (const { record, line } of b.memories.rows) {
     const a = record.agent;
-    if (agentIds.has(a) || implicitSeen.has(a) || rows.agentImplicit(a) !== undefined) continue;
-    implicitSeen.add(a);
+    if (agentIds.has(a) || implicitAgentLines.has(a) || rows.agentImplicit(a) !== undefined) continue;
+    implicitAgentLines.set(a, line);
     implicitAgents.push(a);
   }
 
@@ -101,6 +102,7 @@ export function validateBundle(store: Store, b: ParsedBundle, errors: ErrorColle
   return {
     agents: records(b.agents),
     implicitAgents,
+    implicitAgentLines,
     memories: records(b.memories),
     edges: records(b.edges),
     queries: records(b.queries),

@@ -2,33 +2,14 @@
 // nothing and its error names file:line and field, shown verbatim) and export the store as a bundle.
 
 import { useState } from 'react';
-import type { JobStatus } from '../../shared/views';
 import { api } from '../api/client';
 import { BrowseButton } from '../common/BrowseButton';
 import { Button } from '../common/controls';
-import { count } from '../common/format';
+import { importSummary } from './importSummary';
 import { isRunning, runJob, useJob } from '../common/jobs';
 import { JobPanel } from '../common/ProgressBar';
 import { GrantNote } from './GrantNote';
 
-interface ImportResult {
-  memories?: number;
-  edges?: number;
-  queries?: number;
-  labels?: number;
-  agents?: number;
-  analysed?: number;
-}
-
-function importSummary(status: JobStatus | null | undefined): string | null {
-  if (status?.state !== 'done' || status.kind !== 'import') return null;
-  const r = (status.result ?? {}) as ImportResult;
-  const parts = (['memories', 'edges', 'queries', 'labels', 'agents'] as const)
-    .filter((k) => typeof r[k] === 'number')
-    .map((k) => `${count(r[k] as number)} ${k}`);
-  const analysed = typeof r.analysed === 'number' ? `; ${count(r.analysed)} queries analysed` : '';
-  return `Imported ${parts.join(', ') || 'the bundle'}${analysed}.`;
-}
 
 export function ImportPanel({ hasStore, web }: { hasStore: boolean; web: boolean }) {
   const [dir, setDir] = useState('');

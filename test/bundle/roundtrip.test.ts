@@ -10,7 +10,7 @@ describe('importing the small fixture', () => {
     const store = openTempStore();
     const progress: Array<[number, number]> = [];
     const summary = importBundle(store, SMALL, { onProgress: (done, total) => progress.push([done, total]) });
-    expect(summary).toEqual({ agents: 4, implicitAgents: 1, memories: 12, edges: 6, queries: 4, labels: 3 });
+    expect(summary).toEqual({ agents: 4, implicitAgents: 1, implicitAgentsNamed: ['gossip (memories.jsonl:5)'], memories: 12, edges: 6, queries: 4, labels: 3 });
     expect(progress[0]).toEqual([0, 30]);
     expect(progress.at(-1)).toEqual([30, 30]);
     expect(store.counts()).toEqual({ agents: 5, memories: 12, edges: 6, queries: 4, labels: 3, episodes: 0 });
