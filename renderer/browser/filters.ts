@@ -40,9 +40,14 @@ export function anyFilter(f: Pick<BrowserFilters, keyof typeof NO_FILTERS>): boo
   return f.falseMajority || f.flips || f.insufficientAtStart || f.tag !== '' || f.text.trim() !== '';
 }
 
+/** Text as the search compares it: lower case, accents dropped ("Zürich" is found by "zurich", "café" by "cafe"), as sorting ignores them. */
+export function searchForm(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
 /** What the text search looks in: the id, the question and every answer (gold, vote, CAMA). */
 function haystack(row: QueryRow): string {
-  return [row.id, row.text, row.answer ?? '', row.majority ?? '', row.cama ?? ''].join('\u0000').toLowerCase();
+  return searchForm([row.id, row.text, row.answer ?? '', row.majority ?? '', row.cama ?? ''].join('\u0000'));
 }
 
 export interface IndexedRow {
@@ -55,7 +60,7 @@ export function indexRows(rows: readonly QueryRow[]): IndexedRow[] {
 }
 
 export function filterRows(rows: readonly IndexedRow[], f: BrowserFilters): QueryRow[] {
-  const needle = f.text.trim().toLowerCase();
+  const needle = searchForm(f.text.trim());
   const out: QueryRow[] = [];
   for (const { row, search } of rows) {
     if (f.falseMajority && !row.falseMajority) continue;
