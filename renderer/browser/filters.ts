@@ -24,7 +24,8 @@ interface BrowserState extends BrowserFilters {
   clear(): void;
 }
 
-const NO_FILTERS = { falseMajority: false, flips: false, insufficientAtStart: false, tag: '', text: '' };
+/** Every filter off (the sort and the selection aside). */
+export const NO_FILTERS = { falseMajority: false, flips: false, insufficientAtStart: false, tag: '', text: '' };
 
 export const useBrowser = create<BrowserState>((set, get) => ({
   ...NO_FILTERS,

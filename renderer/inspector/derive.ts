@@ -28,9 +28,10 @@ export function shortText(text: string, max = 60): string {
 
 /** A compact agent badge: "Scout 3" → "S3", "relay-06" → "R6", "digest" → "DI". */
 export function agentInitials(nameOrId: string): string {
-  const words = nameOrId.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const letters = words.filter((w) => /^[A-Za-z]/.test(w)).map((w) => w[0]?.toUpperCase() ?? '');
-  const digits = words.filter((w) => /^\d+$/.test(w)).map((w) => String(Number(w)));
+  // Letters of any script ("Çelik" gives Ç, not the E after it).
+  const words = nameOrId.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const letters = words.filter((w) => /^\p{L}/u.test(w)).map((w) => [...w][0]?.toUpperCase() ?? '');
+  const digits = words.filter((w) => /^[0-9]+$/.test(w)).map((w) => String(Number(w)));
   if (letters.length === 1 && digits.length === 0) return (words[0] ?? '?').slice(0, 2).toUpperCase();
   return `${letters.join('').slice(0, 2)}${digits.join('')}` || '?';
 }

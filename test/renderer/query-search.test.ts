@@ -1,11 +1,11 @@
 // The Queries browser's text search (renderer/browser/filters.ts): case and accents ignored, as its sorting
 // ignores them, so "zurich" finds Zürich and "CAFE" finds café.
 import { describe, expect, it } from 'vitest';
-import { filterRows, indexRows, searchForm } from '../../renderer/browser/filters';
+import { filterRows, indexRows, NO_FILTERS, searchForm } from '../../renderer/browser/filters';
 import type { QueryRow } from '../../shared/views';
 
 const row = (id: string, text: string, answer?: string): QueryRow => ({ id, text, answer, tags: [] }) as unknown as QueryRow;
-const search = (rows: QueryRow[], text: string) => filterRows(indexRows(rows), { falseMajority: false, flips: false, insufficientAtStart: false, tag: '', text }).map((r) => r.id);
+const search = (rows: QueryRow[], text: string) => filterRows(indexRows(rows), { ...NO_FILTERS, sortKey: 'id', sortDesc: false, selected: null, text }).map((r) => r.id);
 
 describe('the text search', () => {
   it('ignores case and accents, in the question and the answers alike', () => {
