@@ -20,6 +20,12 @@ describe('cama episode', () => {
     expect(r.stdout).toMatch(/assignment: .*; policy: /);
   });
 
+  it('--policy heuristic runs the episode with the heuristic policy, as eval --policy does, and says so', async () => {
+    const r = ok(await cama('episode', '--bundle', bundle, '--query', 'q1', '--policy', 'heuristic'));
+    expect(r.stdout).toMatch(/assignment: .*; policy: heuristic/);
+    expect(ok(await cama('episode', '--bundle', bundle, '--query', 'q1')).stdout).toMatch(/; policy: learned:policy/);
+  });
+
   it('--json prints an EpisodeRecord that matches the trace', async () => {
     const text = ok(await cama('episode', '--bundle', bundle, '--query', 'q1')).stdout;
     const r = ok(await cama('episode', '--bundle', bundle, '--query', 'q1', '--json'));

@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import type { EpisodeRecord } from '../../../shared/episode';
 import { runEpisode } from '../../engine/episode';
 import { fixed } from '../table';
-import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP } from './engine';
+import { describeSetup, loadEngineSetup, MODEL_OPTION_HELP, POLICY_OPTION_HELP } from './engine';
 import { openData } from './open';
 import { cliIo } from '../io';
 
@@ -16,9 +16,10 @@ export function episodeCommand(): Command {
     .option('--store <file>', 'a store file holding the query (the episode is saved there)')
     .option('--engine-config <file>', 'a JSON file overriding engine settings')
     .option('--model <file>', MODEL_OPTION_HELP)
+    .option('--policy <file>', POLICY_OPTION_HELP)
     .option('--json', 'print the episode record as JSON')
-    .action(async (opts: { query: string; bundle?: string; store?: string; engineConfig?: string; model?: string; json?: boolean }) => {
-      const setup = await loadEngineSetup(opts.engineConfig, opts.model);
+    .action(async (opts: { query: string; bundle?: string; store?: string; engineConfig?: string; model?: string; policy?: string; json?: boolean }) => {
+      const setup = await loadEngineSetup(opts.engineConfig, opts.model, opts.policy);
       const { store } = openData(opts);
       try {
         const query = store.query(opts.query);
