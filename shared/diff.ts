@@ -150,6 +150,24 @@ export interface DiffSide {
   episode: EpisodeRecord;
 }
 
+/** One engine setting the two sides of a diff ran with differently (their episodes' recorded config). */
+export interface SettingDifference {
+  key: string;
+  left: string;
+  right: string;
+}
+
+/**
+ * The settings two episodes ran with differently, in the order of the left side's config then the right's:
+ * what can make the same N_eff "sufficient" on one side and not on the other (τ_N, τ_p, τ_H), or the
+ * slots J differ. A setting one side does not record reads "–".
+ */
+export function settingDifferences(left: Record<string, unknown>, right: Record<string, unknown>): SettingDifference[] {
+  const shown = (v: unknown): string => (v === undefined ? '–' : typeof v === 'string' ? v : JSON.stringify(v));
+  const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])];
+  return keys.filter((k) => shown(left[k]) !== shown(right[k])).map((key) => ({ key, left: shown(left[key]), right: shown(right[key]) }));
+}
+
 export interface EpisodeDiffView {
   query: Query;
   left: DiffSide;

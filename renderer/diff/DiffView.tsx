@@ -5,7 +5,7 @@
 
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import type { DiffSpec, EpisodeDiffView } from '../../shared/diff';
+import { type DiffSpec, type EpisodeDiffView, settingDifferences } from '../../shared/diff';
 import { api } from '../api/client';
 import { useSession } from '../common/session';
 import { Empty, Loading } from '../common/controls';
@@ -60,6 +60,7 @@ function Header({ view }: { view: EpisodeDiffView }) {
           </span>
         ))}
       </div>
+      <Settings left={view.left.episode.config} right={view.right.episode.config} />
       <p className="diff-summary" data-testid="diff-parting" data-t={alignment.firstParting ?? ''}>
         {parting ? (
           <>
@@ -71,6 +72,28 @@ function Header({ view }: { view: EpisodeDiffView }) {
         )}
       </p>
     </header>
+  );
+}
+
+/** The engine settings the two sides ran with differently (thresholds, slots, budget, model): why one may stop where the other goes on. */
+function Settings({ left, right }: { left: Record<string, unknown>; right: Record<string, unknown> }) {
+  const differences = settingDifferences(left, right);
+  return (
+    <p className="diff-settings small" data-testid="diff-settings">
+      {differences.length === 0 ? (
+        <span className="muted">Both sides ran with the same engine settings.</span>
+      ) : (
+        <>
+          <span className="muted">Settings that differ (left · right):</span>{' '}
+          {differences.map((d, k) => (
+            <span key={d.key} data-testid="diff-setting" data-key={d.key}>
+              {k > 0 && ', '}
+              <code>{d.key}</code> {d.left} · {d.right}
+            </span>
+          ))}
+        </>
+      )}
+    </p>
   );
 }
 

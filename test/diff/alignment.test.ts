@@ -2,7 +2,7 @@
 // decisions differ, and the per-step changes of N_eff and P(h), on hand-built episodes.
 
 import { describe, expect, it } from 'vitest';
-import { alignEpisodes, diffStep, NO_ACTION } from '../../shared/diff';
+import { alignEpisodes, diffStep, NO_ACTION, settingDifferences } from '../../shared/diff';
 import type { EpisodeRecord, OfferedAction, StepRecord } from '../../shared/episode';
 
 function action(label: string): OfferedAction {
@@ -140,5 +140,20 @@ describe('alignEpisodes', () => {
     const s = diffStep(3, undefined, undefined);
     expect(s.reasons).toEqual(['missing']);
     expect([s.shared, s.onlyLeft, s.onlyRight]).toEqual([[], [], []]);
+  });
+});
+
+describe('the settings two episodes ran with differently', () => {
+  it('lists each differing key with both values, and nothing for the same settings', () => {
+    const left = { tauN: 2.5, tauP: 0.25, tauH: 0.35, slots: 8, model: 'neural:default', budget: 3 };
+    const right = { tauN: 1, tauP: 0.5, tauH: 0.35, slots: 6, model: 'heuristic-components', budget: 3, modelHeuristic: true };
+    expect(settingDifferences(left, right)).toEqual([
+      { key: 'tauN', left: '2.5', right: '1' },
+      { key: 'tauP', left: '0.25', right: '0.5' },
+      { key: 'slots', left: '8', right: '6' },
+      { key: 'model', left: 'neural:default', right: 'heuristic-components' },
+      { key: 'modelHeuristic', left: '–', right: 'true' },
+    ]);
+    expect(settingDifferences(left, { ...left })).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 // every number it shows must be the backend's. Screenshots land in test-artifacts/.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DiffSpec, EpisodeDiffView } from '../../shared/diff';
+import { type DiffSpec, type EpisodeDiffView, settingDifferences } from '../../shared/diff';
 import { variantName } from '../../shared/episode';
 import type { QueryRow } from '../../shared/views';
 import { startWorkbench, type Workbench } from './harness';
@@ -44,6 +44,9 @@ async function expectShows(diff: EpisodeDiffView): Promise<void> {
   expect(await page.getByTestId('diff-parting').getAttribute('data-t')).toBe(String(alignment.firstParting ?? ''));
   expect(await page.getByTestId('diff-answer-left').getAttribute('data-answer')).toBe(diff.left.episode.answer ?? '');
   expect(await page.getByTestId('diff-answer-right').getAttribute('data-answer')).toBe(diff.right.episode.answer ?? '');
+  // The settings the two sides ran with differently, the keys the backend's configs differ on.
+  const differing = settingDifferences(diff.left.episode.config, diff.right.episode.config).map((d) => d.key);
+  expect(await page.getByTestId('diff-setting').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')))).toEqual(differing);
   const steps = await page.getByTestId('diff-step').evaluateAll((els) =>
     els.map((e) => ({
       t: Number(e.getAttribute('data-t')),
