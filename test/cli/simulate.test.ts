@@ -40,6 +40,14 @@ describe('cama simulate', () => {
     });
   });
 
+  it('situatedqa --families refuses a family that does not exist, naming the flag, the family and the known ones', async () => {
+    const out = path.join(tempDir(), 'out');
+    const r = await cama('situatedqa', '--input', path.join(ROOT, 'resources/data/situatedqa/temp.dev.jsonl'), '--out', out, '--families', 'plain,bogus');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('--families: unknown wording family "bogus"; known: plain');
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
   it('refuses a config file that is not JSON, naming the file, and writes nothing', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'broken.json');

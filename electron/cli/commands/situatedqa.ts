@@ -33,7 +33,14 @@ export function situatedQaCommand(): Command {
       const flags: Record<string, unknown> = {};
       if (opts.seed !== undefined) flags.seed = opts.seed;
       if (opts.provenanceRate !== undefined) flags.evidence = { provenanceRate: opts.provenanceRate };
-      if (opts.families !== undefined) flags.wording = { families: opts.families.split(',').map((s) => s.trim()).filter(Boolean) };
+      if (opts.families !== undefined) {
+        const families = opts.families.split(',').map((s) => s.trim()).filter(Boolean);
+        const unknown = families.find((f) => !(FAMILY_NAMES as readonly string[]).includes(f));
+        if (unknown !== undefined || families.length === 0) {
+          throw new Error(`--families: ${unknown !== undefined ? `unknown wording family "${unknown}"` : 'no family named'}; known: ${FAMILY_NAMES.join(', ')}`);
+        }
+        flags.wording = { families };
+      }
       let config: SimulatorConfig;
       try {
         config = simulatorConfig(deepMerge(deepMerge(SITUATEDQA_DEFAULTS as unknown as Record<string, unknown>, over), flags));
