@@ -1,7 +1,7 @@
 // The jobs a worker thread does on its own connection to a store (worker.ts is the thread's entry; these
 // modules load only when a job needs them, so a worker asked for something light starts light).
 
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { exportBundle } from '../bundle/export';
@@ -36,9 +36,8 @@ export async function runStoreJob(req: Exclude<JobRequest, { kind: 'train' }>, p
         return { ...summary, analysed };
       }
       case 'export': {
-        const replaced = req.replace === true && existsSync(join(req.dir, 'memories.jsonl'));
         const summary = exportBundle(store, req.dir, { replace: req.replace === true });
-        return { dir: req.dir, files: summary.files, replaced };
+        return { dir: req.dir, files: summary.files, replaced: summary.replaced };
       }
       case 'analyse':
         return { analysed: await analyseStore(store, setup, progress('analysing'), { all: req.all, ...analysisFor(engine, store) }) };

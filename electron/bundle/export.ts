@@ -1,5 +1,7 @@
 // exportBundle: the store as a bundle (docs/bundle-format.md). Each line has the known fields in docs/bundle-format.md's order, then
 // the row's unknown fields in the order they were imported; rows in insertion order. Written atomically.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BundleRecords, Extra } from '../store/bundleRows';
 import type { Store } from '../store/store';
 import { jsonLine } from './jsonl';
@@ -8,6 +10,8 @@ import { writeBundleLines } from './write';
 export interface ExportSummary {
   /** The files written (memories.jsonl always; the others only when they have rows). */
   files: string[];
+  /** Whether a bundle was there and was replaced (only with `replace`). */
+  replaced: boolean;
   agents: number;
   memories: number;
   edges: number;
@@ -69,9 +73,11 @@ export function exportBundle(store: Store, dir: string, { replace = false }: { r
     const rows = lines[name]!;
     if (rows.length > 0 || name === 'memories.jsonl') files.set(name, rows);
   }
+  const replaced = replace && existsSync(join(dir, 'memories.jsonl'));
   writeBundleLines(dir, files, { replace });
   return {
     files: [...files.keys()],
+    replaced,
     agents: records.agents.length,
     memories: records.memories.length,
     edges: records.edges.length,

@@ -8,8 +8,8 @@ import { loadEngine } from '../runtime/setup';
 import { Store } from '../store/store';
 import { type EvalStore, scoreQuery } from './harness';
 import { memoizedEvalStore } from './source-memo';
-import type { MethodContext } from './methods';
-import { type EngineRecipe, type FromWorker, methodsByName, type ToWorker, type WorkerTask } from './parallel';
+import { type Method, type MethodContext, resolveMethods } from './methods';
+import type { EngineRecipe, FromWorker, ToWorker, WorkerTask } from './parallel';
 
 const port = parentPort;
 if (!port) throw new Error('eval-worker.ts runs as a worker thread (eval/parallel.ts starts it)');
@@ -21,7 +21,7 @@ const setup = loadEngine(recipe.overrides, { model: recipe.model, policy: recipe
 setup.then(() => post({ type: 'loaded' }), fail);
 
 /** The run's store, and the same read through one memo for the run (what its queries are scored on). */
-let run: { ctx: MethodContext; store: Store; source: EvalStore; task: WorkerTask; methods: ReturnType<typeof methodsByName> } | null = null;
+let run: { ctx: MethodContext; store: Store; source: EvalStore; task: WorkerTask; methods: Method[] } | null = null;
 
 // One message at a time, in order: the main thread sends the next batch before this one's reply (parallel.ts).
 let queue: Promise<void> = Promise.resolve();
@@ -40,7 +40,7 @@ async function handle(msg: ToWorker): Promise<void> {
     const engine = await setup;
     const store = Store.fromSerialized(Buffer.from(msg.store.buffer, msg.store.byteOffset, msg.store.byteLength));
     const source = memoizedEvalStore(store);
-    run = { ctx: { ...engine, source }, store, source, task: msg.task, methods: msg.task.kind === 'score' ? methodsByName(msg.task.methods) : [] };
+    run = { ctx: { ...engine, source }, store, source, task: msg.task, methods: msg.task.kind === 'score' ? resolveMethods(msg.task.methods) : [] };
     post({ type: 'ready', config: engine.config });
     return;
   }

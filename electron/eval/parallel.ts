@@ -88,16 +88,11 @@ export function startEvalWorkers(value: string | undefined, methods: readonly Me
   return n > 1 && rebuildable(methods) ? new EvalWorkers(n - 1, recipe, options) : null;
 }
 
-/** The methods the workers can rebuild from a name: the registry's and the `--ablate` ones. */
-export function methodsByName(names: readonly string[]): Method[] {
-  return resolveMethods(names);
-}
-
 /** Whether worker threads can score `methods` (an LLM method needs this thread's client; `cama_against` its second engine). */
 export function rebuildable(methods: readonly Method[]): boolean {
   if (methods.some((m) => (m as { llm?: boolean }).llm)) return false;
   try {
-    return methodsByName(methods.map((m) => m.name)).every((m, i) => m.name === methods[i]?.name);
+    return resolveMethods(methods.map((m) => m.name)).every((m, i) => m.name === methods[i]?.name);
   } catch {
     return false;
   }

@@ -12,6 +12,7 @@ import { ArbitrationPanel } from './ArbitrationPanel';
 import { AssignmentHeatmap } from './AssignmentHeatmap';
 import { arrivedMemories } from './derive';
 import { EpisodeHeader } from './EpisodeHeader';
+import { stepWithStated } from './findings';
 import { MemoryDrawer } from './MemoryDrawer';
 import { ProvenanceGraph } from './ProvenanceGraph';
 import { RecoveryTimeline } from './RecoveryTimeline';
@@ -106,10 +107,9 @@ export function InspectorView({ episodeId, linkedStep = null }: { episodeId: num
   if (error) return <section className="inspector-msg error-text" data-testid="inspector-error">Could not load episode {id}: {error}</section>;
   if (!view) return <section className="inspector-msg muted">Loading episode {id}…</section>;
   const steps = view.episode.steps;
-  const stored = steps[t];
-  if (!stored) return <section className="inspector-msg">Episode {id} has no steps.</section>;
   // With what each memory states, as the header's vote counts it: the panels' backers are the vote's ballots.
-  const step = { ...stored, stated: view.stated[t] };
+  const step = stepWithStated(view, t);
+  if (!step) return <section className="inspector-msg">Episode {id} has no steps.</section>;
   const tauN = num(view.episode.config.tauN);
   const tauH = num(view.episode.config.tauH);
   const thresholds = { tauN, tauH };

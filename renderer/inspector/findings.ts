@@ -6,6 +6,7 @@
 
 import type { ProvenanceEdge } from '../../shared/domain';
 import type { SliceArbitration, StepRecord } from '../../shared/episode';
+import type { EpisodeView } from '../../shared/views';
 import { argmax, normalizeValue, sameValue } from '../../shared/values';
 import { fmt, fmtSigned } from './derive';
 import { slotName } from './palette';
@@ -38,6 +39,12 @@ export type Arbitration = Pick<
  */
 export interface Stated {
   stated?: ReadonlyArray<readonly string[]>;
+}
+
+/** Step t of an episode view with what each of its memories states (the inspector's panels and graph read it so). */
+export function stepWithStated(view: Pick<EpisodeView, 'episode' | 'stated'>, t: number): (StepRecord & Stated) | undefined {
+  const step = view.episode.steps[t];
+  return step && { ...step, stated: view.stated[t] };
 }
 
 /** The scorer name of a row whose memory states nothing about the query's key (electron/engine/scorer.ts). */

@@ -6,7 +6,7 @@ import type { ProvenanceEdge } from '../../shared/domain';
 import type { SliceArbitration } from '../../shared/episode';
 import type { EpisodeView, GraphView } from '../../shared/views';
 import { argmax, arrivedMemories, memorySlots, shortText, strongestSlots, slotsByMemory, tracedEdges } from './derive';
-import { backedBy, isEvidence, type Stated } from './findings';
+import { backedBy, isEvidence, type Stated, stepWithStated } from './findings';
 import type { MemoryNodeData } from './GraphNode';
 import { EDGE_STYLE, type EdgeKind } from '../common/edgeStyle';
 import { edgeKey, type GraphEdits } from './store';
@@ -57,10 +57,9 @@ export function buildGraph(
   groundTruth = false,
 ): GraphModel {
   const steps = view.episode.steps;
-  const stored = steps[t];
-  if (!stored) return { nodes: [], edges: [], layoutKey: '', layoutEdges: [] };
   // What each memory states, as the vote and the inspector's panels count it.
-  const step = { ...stored, stated: view.stated[t] };
+  const step = stepWithStated(view, t);
+  if (!step) return { nodes: [], edges: [], layoutKey: '', layoutEdges: [] };
   const inSlice = new Set(step.sliceIds);
   const strongest = strongestSlots(step);
   const slots = slotsByMemory(step);

@@ -1,6 +1,5 @@
 // `cama import` and `cama export`: move bundles in and out of a store file.
 
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { exportBundle } from '../../bundle/export';
@@ -42,8 +41,7 @@ export function exportCommand(): Command {
     .action((opts: { store: string; out: string; replace?: boolean }) => {
       const store = Store.open(resolve(opts.store), { create: false }); // a mistyped path exports nothing, and makes no file
       try {
-        const replaced = opts.replace === true && existsSync(resolve(opts.out, 'memories.jsonl'));
-        exportBundle(store, resolve(opts.out), { replace: opts.replace === true });
+        const { replaced } = exportBundle(store, resolve(opts.out), { replace: opts.replace === true });
         cliIo().out(`exported ${opts.store} to ${opts.out}${replaced ? ' (the bundle there was replaced)' : ''}\n`);
       } finally {
         store.close();
